@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# Time treedrift against plain tools on a real kernel tree.
+#
+# Usage: bench/run.sh
+#
+# Environment:
+#   TREEDRIFT_BENCH_CACHE  data and results (default /var/cache/treedrift-bench)
+#   TREEDRIFT              treedrift binary (default build/cli/treedrift in the repo)
+#   BENCH_RUNS             timed runs per command (default 3)
+#   BENCH_WARMUP           untimed runs per command before timing (default 1)
+#   BENCH_TREE             tree to scan (default trees/linux-6.1.192-3)
+#   BENCH_COMPARE_TREE     tree compared against the scan DB
+#                          (default trees/linux-6.12.118-1~deb12u1)
+#
+# Prints a Markdown report and saves it as results/latest.md in the cache.
+set -euo pipefail
+
+REPO_ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
+export TREEDRIFT_BENCH_CACHE=${TREEDRIFT_BENCH_CACHE:-/var/cache/treedrift-bench}
+CACHE=$TREEDRIFT_BENCH_CACHE
+TREEDRIFT=${TREEDRIFT:-$REPO_ROOT/build/cli/treedrift}
+RUNS=${BENCH_RUNS:-3}
+WARMUP=${BENCH_WARMUP:-1}
+TREE=${BENCH_TREE:-$CACHE/trees/linux-6.1.192-3}
+OTHER=${BENCH_COMPARE_TREE:-$CACHE/trees/linux-6.12.118-1~deb12u1}
+WORK=$CACHE/work
+RESULTS=$CACHE/results
+RAW=$RESULTS/raw
+GNU_TIME=/usr/bin/time
+
+log() { printf 'bench: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# Result rows, filled in by bench().
+ROW_NAME=() ROW_CMD=() ROW_MEAN=() ROW_SD=() ROW_RSS=()
+NOTES=()
+FAILED=0
+
+# tree_stats DIR: "FILES BYTES" over regular files.
+tree_stats() {
+    find "$1" -type f -printf '%s\n' | awk '{ n++; b += $1 } END { printf "%d %d\n", n, b }'
+}
+
+ensure_gnu_time() {
+    [[ -x $GNU_TIME ]] && return 0
+    log "$GNU_TIME missing; installing the 'time' package"
+    if [[ $(id -u) -eq 0 ]] && apt-get install -y -q time >&2; then
+        return 0
+    fi
+    log "could not install 'time'; peak RSS will be reported as n/a"
+    return 1
+}
+
+# peak_rss_kb PREPARE CMD IGNORE_FAIL: run CMD once under GNU time and print
+# the peak RSS in KB of the largest process it ran. For a pipeline this is
+# the largest single process, not a sum.
+peak_rss_kb() {
+    local prepare=$1 cmd=$2 ignore=$3 out rc=0
+    [[ -x $GNU_TIME ]] || { echo n/a; return 0; }
+    out=$(mktemp "$WORK/rss.XXXXXX")
+    [[ -z $prepare ]] || bash -c "$prepare"
+    "$GNU_TIME" -f %M -o "$out" bash -c "$cmd" >/dev/null 2>>"$RAW/stderr.log" || rc=$?
+    if [[ $rc -ne 0 && $ignore -eq 0 ]]; then
+        rm -f -- "$out"
+        return 1
+    fi
+    tail -n 1 "$out"
+    rm -f -- "$out"
+}
+
+# time_hyperfine ID PREPARE CMD IGNORE_FAIL: print "MEAN STDDEV" in seconds.
+time_hyperfine() {
+    local id=$1 prepare=$2 cmd=$3 ignore=$4
+    local args=(--shell=bash --warmup "$WARMUP" --runs "$RUNS"
+                --export-csv "$RAW/$id.csv" --export-json "$RAW/$id.json")
+    [[ $ignore -eq 0 ]] || args+=(--ignore-failure)
+    [[ -z $prepare ]] || args+=(--prepare "$prepare")
+    hyperfine "${args[@]}" -n "$id" "$cmd" >&2 || return 1
+    # CSV columns: command,mean,stddev,median,user,system,min,max
+    awk -F, 'NR == 2 { printf "%s %s\n", $2, ($3 == "" ? "0" : $3) }' "$RAW/$id.csv"
+}
+
+# time_fallback ID PREPARE CMD IGNORE_FAIL: like time_hyperfine, using GNU
+# time for every run; prints "MEAN STDDEV PEAK_RSS_KB".
+time_fallback() {
+    local id=$1 prepare=$2 cmd=$3 ignore=$4 i rc
+    local log_file=$RAW/$id.time
+    : >"$log_file"
+    for ((i = 0; i < WARMUP + RUNS; i++)); do
+        [[ -z $prepare ]] || bash -c "$prepare"
+        rc=0
+        "$GNU_TIME" -f '%e %M' -o "$RAW/$id.last" bash -c "$cmd" \
+            >/dev/null 2>>"$RAW/stderr.log" || rc=$?
+        [[ $rc -eq 0 || $ignore -eq 1 ]] || return 1
+        ((i < WARMUP)) || tail -n 1 "$RAW/$id.last" >>"$log_file"
+    done
+    rm -f -- "$RAW/$id.last"
+    awk '{ n++; s += $1; ss += $1 * $1; if ($2 > m) m = $2 }
+         END {
+             mean = s / n
+             var = n > 1 ? (ss - n * mean * mean) / (n - 1) : 0
+             printf "%f %f %d\n", mean, (var > 0 ? sqrt(var) : 0), m
+         }' "$log_file"
+}
+
+# bench ID LABEL IGNORE_FAIL PREPARE CMD: time CMD and add a result row.
+bench() {
+    local id=$1 label=$2 ignore=$3 prepare=$4 cmd=$5
+    local mean sd rss stats
+
+    log "timing $label: $cmd"
+    if [[ $HAVE_HYPERFINE -eq 1 ]]; then
+        if stats=$(time_hyperfine "$id" "$prepare" "$cmd" "$ignore") \
+            && rss=$(peak_rss_kb "$prepare" "$cmd" "$ignore"); then
+            read -r mean sd <<<"$stats"
+        else
+            mean=failed sd=- rss=-
+        fi
+    else
+        if stats=$(time_fallback "$id" "$prepare" "$cmd" "$ignore"); then
+            read -r mean sd rss <<<"$stats"
+        else
+            mean=failed sd=- rss=-
+        fi
+    fi
+    if [[ $mean == failed ]]; then
+        log "$label failed (see $RAW/stderr.log)"
+        FAILED=1
+    fi
+    ROW_NAME+=("$label") ROW_CMD+=("$cmd") ROW_MEAN+=("$mean") ROW_SD+=("$sd")
+    ROW_RSS+=("$rss")
+}
+
+skip() {
+    log "skipping $1: $2"
+    NOTES+=("Skipped $1: $2.")
+}
+
+report() {
+    local floor=${ROW_MEAN[0]} i ratio mean sd rss
+    local files bytes other_files other_bytes
+    read -r files bytes < <(tree_stats "$TREE")
+    read -r other_files other_bytes < <(tree_stats "$OTHER")
+
+    echo "# treedrift benchmark"
+    echo
+    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "- CPU: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+    echo "- cores: $(nproc) available, $(grep -c '^processor' /proc/cpuinfo) online"
+    echo "- memory: $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+    echo "- timer: $TIMER (warm page cache, $WARMUP warm-up + $RUNS timed runs)"
+    echo "- tree: \`$TREE\` ($files files, $bytes bytes)"
+    echo "- compare tree: \`$OTHER\` ($other_files files, $other_bytes bytes)"
+    echo
+    echo "| command | mean [s] | stddev [s] | × cat | peak RSS [MB] |"
+    echo "| --- | ---: | ---: | ---: | ---: |"
+    for i in "${!ROW_NAME[@]}"; do
+        mean=${ROW_MEAN[i]} sd=${ROW_SD[i]} rss=${ROW_RSS[i]} ratio=-
+        if [[ $mean != failed ]]; then
+            [[ $floor == failed ]] || ratio=$(awk -v m="$mean" -v f="$floor" 'BEGIN { printf "%.2f", m / f }')
+            mean=$(printf '%.3f' "$mean")
+            sd=$(printf '%.3f' "$sd")
+        fi
+        [[ $rss == n/a || $rss == - ]] || rss=$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')
+        echo "| ${ROW_NAME[i]} | $mean | $sd | $ratio | $rss |"
+    done
+    echo
+    echo "Commands:"
+    echo
+    for i in "${!ROW_NAME[@]}"; do
+        echo "- ${ROW_NAME[i]}: \`${ROW_CMD[i]}\`"
+    done
+    if [[ ${#NOTES[@]} -gt 0 ]]; then
+        echo
+        for i in "${!NOTES[@]}"; do
+            echo "${NOTES[i]}"
+        done
+    fi
+}
+
+main() {
+    "$REPO_ROOT/bench/fetch.sh"
+
+    [[ -d $TREE ]] || die "no tree at $TREE"
+    [[ -d $OTHER ]] || die "no tree at $OTHER"
+    mkdir -p "$WORK" "$RAW"
+    : >"$RAW/stderr.log"
+
+    if command -v hyperfine >/dev/null; then
+        HAVE_HYPERFINE=1
+        TIMER="hyperfine $(hyperfine --version | awk '{ print $2 }')"
+        ensure_gnu_time || true
+    else
+        HAVE_HYPERFINE=0
+        TIMER="GNU time (hyperfine not found)"
+        ensure_gnu_time || die "neither hyperfine nor GNU time is available"
+    fi
+
+    local tree other db db2 td
+    printf -v tree '%q' "$TREE"
+    printf -v other '%q' "$OTHER"
+    printf -v db '%q' "$WORK/scan.db"
+    printf -v db2 '%q' "$WORK/rescan.db"
+    printf -v td '%q' "$TREEDRIFT"
+
+    log "warming the page cache"
+    find "$TREE" "$OTHER" -type f -print0 | xargs -0 cat >/dev/null
+
+    bench cat "cat (I/O floor)" 0 "" \
+        "find $tree -type f -print0 | xargs -0 cat"
+    bench sha256 "openssl dgst -sha256" 0 "" \
+        "find $tree -type f -print0 | xargs -0 openssl dgst -sha256"
+    if command -v tlsh >/dev/null; then
+        bench tlsh "tlsh -r (reference)" 0 "" "tlsh -r $tree"
+    else
+        skip "tlsh -r" "tlsh not installed (Debian package tlsh-tools)"
+    fi
+
+    if [[ -x $TREEDRIFT ]]; then
+        bench scan1 "treedrift scan --jobs 1" 0 "rm -f $db" \
+            "$td scan $tree -o $db --jobs 1"
+        bench scan "treedrift scan (all threads)" 0 "rm -f $db" \
+            "$td scan $tree -o $db"
+        if [[ -f $WORK/scan.db ]]; then
+            # compare exits 1 when it finds drift, which it does here.
+            bench compare "treedrift compare 6.1 DB vs 6.12 tree" 1 "" \
+                "$td compare $db $other"
+            bench rescan "treedrift scan --reuse (unchanged)" 0 "rm -f $db2" \
+                "$td scan $tree -o $db2 --reuse $db"
+        else
+            skip "treedrift compare and --reuse rescan" "no scan DB was produced"
+        fi
+    else
+        skip "treedrift rows" "no treedrift binary at $TREEDRIFT (set TREEDRIFT or build it)"
+    fi
+
+    local stamp
+    stamp=$(date -u +%Y%m%d-%H%M%S)
+    report | tee "$RESULTS/latest.md"
+    cp -- "$RESULTS/latest.md" "$RESULTS/$stamp.md"
+    log "saved $RESULTS/latest.md"
+    return "$FAILED"
+}
+
+main "$@"

@@ -1,0 +1,79 @@
+/* The command-line layer: a dispatch table of subcommands and option tables
+ * that drive both getopt_long parsing and --help. Only the CLI prints. */
+#ifndef TD_CLI_H
+#define TD_CLI_H
+
+#include <stdio.h>
+
+#include "treedrift/common.h"
+
+/* Exit statuses, as diff(1). */
+enum { CLI_EXIT_SAME = 0, CLI_EXIT_DRIFT = 1, CLI_EXIT_ERROR = 2 };
+
+typedef struct cli_opt {
+	const char *name;    /* long name without "--" */
+	int short_name;      /* 0 when there is none */
+	const char *metavar; /* NULL: the option takes no argument */
+	const char *help;    /* one line for --help */
+} cli_opt_t;
+
+/* Table terminator. */
+#define CLI_OPT_END { NULL, 0, NULL, NULL }
+
+typedef struct cli_parser {
+	const cli_opt_t *opts;
+	const char *usage;     /* "treedrift scan [options] TREE" */
+	const char *summary;   /* one sentence of what the command does */
+	int argc;
+	char **argv;
+	const char *arg;       /* argument of the option just returned */
+	void *impl;
+} cli_parser_t;
+
+/* Start parsing argv (argv[0] is the subcommand name). --help is implied. */
+int cli_parser_init(cli_parser_t *p, const cli_opt_t *opts, const char *usage,
+		    const char *summary, int argc, char **argv);
+void cli_parser_release(cli_parser_t *p);
+
+/* Index of the next option found in p->opts, or: CLI_PARSE_DONE when the
+ * options end (then p->argc/p->argv hold the operands), CLI_PARSE_HELP after
+ * printing --help to stdout, CLI_PARSE_ERROR after a message on stderr. */
+enum { CLI_PARSE_DONE = -1, CLI_PARSE_HELP = -2, CLI_PARSE_ERROR = -3 };
+int cli_parser_next(cli_parser_t *p);
+
+/* Look up an option's index by long name (for switch statements). */
+int cli_opt_index(const cli_opt_t *opts, const char *name);
+
+void cli_print_usage(FILE *f, const cli_parser_t *p);
+
+/* Messages to stderr, prefixed "treedrift: ". Return CLI_EXIT_ERROR. */
+int cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+int cli_lib_error(const td_error_t *err);
+void cli_warn(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+/* Strict number parsing; 0 on success. */
+int cli_parse_uint(const char *s, unsigned long long max, unsigned long long *out);
+int cli_parse_double(const char *s, double *out);
+
+/* Subcommands: each gets argv with argv[0] = its name. */
+typedef struct cli_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} cli_cmd_t;
+
+int cmd_scan(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_hash(int argc, char **argv);
+int cmd_distance(int argc, char **argv);
+
+#endif

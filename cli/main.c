@@ -1,0 +1,44 @@
+/* treedrift: measure how far a source tree has drifted from upstream. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_cmd_t commands[] = {
+	{ "scan", cmd_scan, "hash a tree into a database" },
+	{ "compare", cmd_compare, "compare a target tree against upstream" },
+	{ "show", cmd_show, "print a database's metadata and entries" },
+	{ "hash", cmd_hash, "print TLSH digests of files, as the reference tlsh does" },
+	{ "distance", cmd_distance, "print the TLSH distance of two digests" },
+	{ NULL, NULL, NULL }
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: treedrift [--version] [--help] COMMAND [options] [ARGS]\n\ncommands:\n", f);
+	for (const cli_cmd_t *c = commands; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	fputs("\nRun 'treedrift COMMAND --help' for a command's options; see treedrift(1).\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_ERROR;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return CLI_EXIT_SAME;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("treedrift %s\n", td_version());
+		return CLI_EXIT_SAME;
+	}
+	for (const cli_cmd_t *c = commands; c->name; c++)
+		if (!strcmp(argv[1], c->name))
+			return c->fn(argc - 1, argv + 1);
+	cli_error("unknown command '%s'", argv[1]);
+	usage(stderr);
+	return CLI_EXIT_ERROR;
+}

@@ -1,0 +1,29 @@
+/* Helpers shared by the library's modules; not part of the public API. */
+#ifndef TD_INTERNAL_H
+#define TD_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "treedrift/common.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TD_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TD_PRINTF(f, a)
+#endif
+
+/* Set err (if not NULL) to code and a formatted message; returns code, so
+ * that callers can write `return td_error_set(err, TD_EIO, "...")`. */
+int td_error_set(td_error_t *err, int code, const char *fmt, ...) TD_PRINTF(3, 4);
+void td_error_clear(td_error_t *err);
+
+/* Overflow-checked allocation helpers: NULL on overflow or exhaustion. */
+void *td_malloc_array(size_t n, size_t size);
+void *td_realloc_array(void *p, size_t n, size_t size);
+char *td_strndup(const char *s, size_t n);
+
+/* Grow *buf (of *cap elements) so that it holds at least need elements. */
+int td_grow(void **buf, size_t *cap, size_t need, size_t elem_size);
+
+#include "banned.h"
+#endif
