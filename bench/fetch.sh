@@ -28,31 +28,21 @@ DEFAULT_SPECS=(
 log() { printf 'fetch: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-# Scratch directories live inside the cache so that the final mv is a rename
-# on the same filesystem. They are removed on exit, whatever happens.
-SCRATCH=()
+# One scratch directory per run, inside the cache so that the final mv is a
+# rename on the same filesystem. It is removed on exit, whatever happens.
+SCRATCH=
 cleanup() {
-    local d
-    for d in "${SCRATCH[@]}"; do
-        rm -rf -- "$d"
-    done
+    [[ -z $SCRATCH ]] || rm -rf -- "$SCRATCH"
 }
 trap cleanup EXIT
-
-new_scratch() {
-    local d
-    d=$(mktemp -d "$CACHE/tmp/$1.XXXXXX")
-    SCRATCH+=("$d")
-    printf '%s\n' "$d"
-}
 
 # fetch_tarball PACKAGE VERSION DEST
 # Download PACKAGE=VERSION and store its /usr/src/*.tar.xz at DEST.
 fetch_tarball() {
     local pkg=$1 ver=$2 dest=$3
-    local work debs deb tarballs
+    local work=$SCRATCH/deb debs deb tarballs
 
-    work=$(new_scratch "deb-$pkg")
+    mkdir -p "$work"
     log "downloading $pkg=$ver"
     # apt-get download writes into the current directory. The _apt user
     # must be able to write there, or apt warns and downloads unsandboxed.
@@ -73,15 +63,16 @@ fetch_tarball() {
 
     mv -- "${tarballs[0]}" "$dest.part"
     mv -- "$dest.part" "$dest"
+    rm -rf -- "$work"
 }
 
 # unpack_tree TARBALL DEST
 # Unpack TARBALL so that its single top-level folder becomes DEST.
 unpack_tree() {
     local tarball=$1 dest=$2
-    local work entries
+    local work=$SCRATCH/tree entries
 
-    work=$(new_scratch "tree-$(basename "$dest")")
+    mkdir -p "$work"
     log "unpacking $(basename "$tarball")"
     tar -xJf "$tarball" -C "$work" --no-same-owner
 
@@ -94,13 +85,16 @@ unpack_tree() {
         || die "$tarball: no Makefile at the tree root"
 
     mv -- "${entries[0]}" "$dest"
+    rm -rf -- "$work"
 }
 
 main() {
     local specs=("$@") spec pkg ver name tarball tree
     [[ ${#specs[@]} -gt 0 ]] || specs=("${DEFAULT_SPECS[@]}")
 
-    mkdir -p "$CACHE/tar" "$CACHE/trees" "$CACHE/results" "$CACHE/tmp"
+    mkdir -p "$CACHE/tar" "$CACHE/trees" "$CACHE/results"
+    SCRATCH=$(mktemp -d "$CACHE/.fetch.XXXXXX")
+    chmod 0755 "$SCRATCH"   # let apt's _apt user reach the download dir
 
     for spec in "${specs[@]}"; do
         [[ $spec == ?*=?* ]] || die "bad argument '$spec' (want PACKAGE=VERSION)"

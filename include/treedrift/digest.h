@@ -1,0 +1,71 @@
+/* Digest of one file's bytes in one pass: SHA-256 and TLSH together, plus
+ * a small fallback sketch for inputs TLSH cannot hash. */
+#ifndef TREEDRIFT_DIGEST_H
+#define TREEDRIFT_DIGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "treedrift/tlsh.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TD_SHA256_BYTES 32
+#define TD_GITOID_BYTES 20
+/* Files without a TLSH digest keep their bytes up to this size as the
+ * fallback sketch; larger ones keep a 256-bin byte histogram instead. */
+#define TD_SKETCH_RAW_MAX_BYTES 4096
+#define TD_SKETCH_HIST_BYTES (256 * 4)
+
+typedef enum td_sketch_kind {
+	TD_SKETCH_NONE = 0,  /* the file has a TLSH digest */
+	TD_SKETCH_RAW = 1,   /* the whole content */
+	TD_SKETCH_HIST = 2   /* 256 little-endian uint32 byte counts, scaled */
+} td_sketch_kind_t;
+
+/* What a scan knows of a file's content. */
+typedef struct td_digest {
+	uint8_t sha256[TD_SHA256_BYTES];
+	uint64_t size_bytes;
+	td_tlsh_status_t tlsh_status;  /* TD_TLSH_OK when tlsh holds a digest */
+	td_tlsh_t tlsh;
+	td_sketch_kind_t sketch_kind;
+	size_t sketch_len;
+	uint8_t *sketch;               /* owned; freed by td_digest_release */
+} td_digest_t;
+
+void td_digest_release(td_digest_t *d);
+/* Deep copy; returns 0 or TD_ENOMEM. */
+int td_digest_copy(td_digest_t *out, const td_digest_t *src);
+
+/* Streaming digester; one per worker thread, reused across files. */
+typedef struct td_digester td_digester_t;
+
+int td_digester_new(td_digester_t **out);
+void td_digester_free(td_digester_t *dg);
+/* Begin a file. With want_tlsh=0 only SHA-256 is computed (the cheap pass
+ * that proves identity against a known digest). */
+void td_digester_start(td_digester_t *dg, int want_tlsh);
+int td_digester_update(td_digester_t *dg, const void *data, size_t len);
+/* Finish into out (caller releases with td_digest_release). */
+int td_digester_finish(td_digester_t *dg, td_digest_t *out);
+
+/* Distance between two digests of changed content, on the TLSH scale.
+ * Uses TLSH where both sides have it; otherwise the fallback (see
+ * doc/treedrift.1, FALLBACK SCORES) and sets *fallback to 1. */
+int td_digest_distance(const td_digest_t *a, const td_digest_t *b, int len_diff, int *fallback);
+
+/* Fallback distance of two byte strings (edit distance scaled to
+ * TD_FALLBACK_SCALE), exposed for symlink targets and tests. */
+#define TD_FALLBACK_SCALE 300
+int td_fallback_distance_bytes(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len);
+
+/* Lowercase hex of a SHA-256 (65 bytes with NUL). */
+void td_sha256_hex(char out[2 * TD_SHA256_BYTES + 1], const uint8_t sha[TD_SHA256_BYTES]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,77 @@
+/* Tree sources: a directory, a git revision (libgit2, from the object
+ * database, no checkout) or an archive (libarchive, streamed, no unpacking),
+ * all behind one interface. A database is not a source: see store.h.
+ *
+ * Source specs (td_source_open):
+ *   DIR                       a directory
+ *   git:REPO@REV              a revision of a repository (bare or not); REV is
+ *                             anything git rev-parse takes (tag, branch, sha)
+ *   git:REPO                  the same at HEAD
+ *   FILE.tar[.gz|.xz|.zst|.bz2], FILE.tgz, FILE.zip, ...   an archive
+ *   archive:FILE              an archive whatever its name
+ */
+#ifndef TREEDRIFT_SOURCE_H
+#define TREEDRIFT_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "treedrift/common.h"
+#include "treedrift/tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct td_source td_source_t;
+
+typedef struct td_source_opts {
+	unsigned strip_components; /* archives: drop this many leading path parts */
+	int no_auto_strip;         /* archives: keep a single top-level folder */
+	int keep_going;            /* archives: a corrupt archive yields what was read, marked */
+	uint64_t max_file_size;    /* 0 = no limit; larger files are TD_SKIP_TOO_LARGE */
+} td_source_opts_t;
+
+/* Consumer of content bytes; return 0 to go on, non-zero to stop. */
+typedef int (*td_sink_fn)(void *ctx, const void *data, size_t len);
+
+/* Open a source; on failure *out is NULL and err says why. Caller frees with
+ * td_source_free(). opts may be NULL. */
+int td_source_open(td_source_t **out, const char *spec, const td_source_opts_t *opts, td_error_t *err);
+void td_source_free(td_source_t *src);
+
+/* "dir", "git" or "archive". */
+const char *td_source_kind(const td_source_t *src);
+/* The canonical root text recorded in a database: an absolute directory
+ * path, "git:/abs/repo@<commit id>", or the archive's absolute path. */
+const char *td_source_root(const td_source_t *src);
+
+/* 1 when td_source_read may be called for any entry, from any thread, after
+ * td_source_next returned it (directories, git). 0 for sequential sources
+ * (archives): content must then be read right after td_source_next returned
+ * the entry, before the next call, on the same thread. */
+int td_source_random_access(const td_source_t *src);
+
+/* The next entry, in no particular order. Returns 1 and fills *out (caller
+ * releases with td_file_release), 0 at the end, or a negative code. Special
+ * files, unsafe archive members and the like come back as TD_ENTRY_SKIPPED
+ * with a reason; directories do not come back (their errors come back as
+ * TD_ENTRY_SKIPPED entries with TD_SKIP_DIR_UNREADABLE). */
+int td_source_next(td_source_t *src, td_file_t *out, td_error_t *err);
+
+/* Feed the content of a TD_ENTRY_FILE entry to sink in blocks. Returns 0,
+ * or a negative code with err set, or TD_ECANCELED if the sink stopped.
+ * A file that vanished or changed while read gives TD_EIO with *skip_reason
+ * set to TD_SKIP_VANISHED / TD_SKIP_CHANGED / TD_SKIP_UNREADABLE, so the scan
+ * records it and goes on. */
+int td_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, void *ctx,
+		   const char **skip_reason, td_error_t *err);
+
+/* Archives read with keep_going: 1 when the archive ended in an error and the
+ * entries are incomplete. Always 0 for other sources. */
+int td_source_incomplete(const td_source_t *src);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,75 @@
+/* The treedrift database: SQLite, one file, many versions of upstream.
+ * Content is stored once per SHA-256 and each version maps paths to content,
+ * so adding a point release costs little more than its changed files.
+ * Writes never touch the existing file: they build a temporary file beside
+ * it and rename it into place, so an interrupted write leaves the old
+ * database intact and no half-written one. The schema is in doc/db-schema.md. */
+#ifndef TREEDRIFT_STORE_H
+#define TREEDRIFT_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "treedrift/common.h"
+#include "treedrift/tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TD_DB_SCHEMA_VERSION 1
+
+typedef struct td_db td_db_t;
+
+/* 1 when path is a file that starts as an SQLite database (cheap sniff, no
+ * schema check), 0 otherwise (including directories and missing files). */
+int td_db_sniff(const char *path);
+
+/* Open read-only. TD_EFORMAT: not a treedrift database; TD_ENEWER: written
+ * by a newer schema than this build reads. Caller frees with td_db_free(). */
+int td_db_open(td_db_t **out, const char *path, td_error_t *err);
+void td_db_free(td_db_t *db);
+
+/* One version (label) of a database. */
+typedef struct td_version {
+	td_tree_meta_t meta;
+	uint64_t file_count;
+	uint64_t total_bytes;
+} td_version_t;
+
+/* All versions, oldest first. Caller frees with td_versions_free(). */
+int td_db_versions(td_db_t *db, td_version_t **out, size_t *count, td_error_t *err);
+void td_versions_free(td_version_t *v, size_t count);
+
+/* Load one version as a tree (sorted). label NULL: the database's only
+ * version, or the newest one. TD_ENOTFOUND if the label is absent.
+ * Caller frees with td_tree_free(). */
+int td_db_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err);
+
+/* PRAGMA integrity_check plus treedrift's own consistency checks. 0 when the
+ * database is sound; TD_EFORMAT with the first problem in err otherwise. */
+int td_db_check(td_db_t *db, td_error_t *err);
+
+typedef struct td_db_writer td_db_writer_t;
+
+enum {
+	TD_DB_CREATE = 0,      /* write a new database, replacing any at path */
+	TD_DB_APPEND = 1 << 0  /* add versions to the database at path (created if absent) */
+};
+
+/* Start writing the database at path. Takes an exclusive lock (path + ".lock")
+ * so that two writers never interleave: a second writer gets TD_ELOCKED.
+ * Caller frees with td_db_writer_free(); freeing before commit discards
+ * everything and leaves the old database as it was. */
+int td_db_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td_error_t *err);
+/* Add a version from tree (its meta.label names it; a label already in the
+ * database is TD_EINVAL unless replace is non-zero). */
+int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err);
+/* Make the write durable and atomically visible (fsync, rename, fsync dir). */
+int td_db_writer_commit(td_db_writer_t *w, td_error_t *err);
+void td_db_writer_free(td_db_writer_t *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
