@@ -1,0 +1,255 @@
+/* One pass over a file's bytes: SHA-256 (OpenSSL EVP, which uses the CPU's
+ * SHA extensions where present) and TLSH side by side, block by block. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "internal.h"
+#include "treedrift/digest.h"
+
+struct td_digester {
+	EVP_MD *md;
+	EVP_MD_CTX *sha;
+	td_tlsh_ctx_t tlsh;
+	int want_tlsh;
+	uint64_t size_bytes;
+	size_t head_len;                       /* bytes kept in head */
+	uint8_t head[TD_SKETCH_RAW_MAX_BYTES]; /* the first bytes: the raw sketch */
+};
+
+void td_digest_release(td_digest_t *d)
+{
+	if (!d)
+		return;
+	free(d->sketch);
+	d->sketch = NULL;
+	d->sketch_len = 0;
+	d->sketch_kind = TD_SKETCH_NONE;
+}
+
+int td_digest_copy(td_digest_t *out, const td_digest_t *src)
+{
+	*out = *src;
+	out->sketch = NULL;
+	if (src->sketch_len) {
+		out->sketch = malloc(src->sketch_len);
+		if (!out->sketch)
+			return TD_ENOMEM;
+		memcpy(out->sketch, src->sketch, src->sketch_len);
+	}
+	return TD_OK;
+}
+
+int td_digester_new(td_digester_t **out)
+{
+	td_digester_t *dg = calloc(1, sizeof(*dg));
+
+	*out = NULL;
+	if (!dg)
+		return TD_ENOMEM;
+	dg->md = EVP_MD_fetch(NULL, "SHA256", NULL);
+	dg->sha = EVP_MD_CTX_new();
+	if (!dg->md || !dg->sha) {
+		td_digester_free(dg);
+		return TD_ENOMEM;
+	}
+	*out = dg;
+	return TD_OK;
+}
+
+void td_digester_free(td_digester_t *dg)
+{
+	if (!dg)
+		return;
+	EVP_MD_CTX_free(dg->sha);
+	EVP_MD_free(dg->md);
+	free(dg);
+}
+
+void td_digester_start(td_digester_t *dg, int want_tlsh)
+{
+	EVP_DigestInit_ex(dg->sha, dg->md, NULL);
+	dg->want_tlsh = want_tlsh;
+	if (want_tlsh)
+		td_tlsh_init(&dg->tlsh);
+	dg->size_bytes = 0;
+	dg->head_len = 0;
+}
+
+int td_digester_update(td_digester_t *dg, const void *data, size_t len)
+{
+	if (!EVP_DigestUpdate(dg->sha, data, len))
+		return TD_EIO;
+	if (dg->want_tlsh) {
+		td_tlsh_update(&dg->tlsh, data, len);
+		if (dg->head_len < sizeof(dg->head)) {
+			size_t n = sizeof(dg->head) - dg->head_len;
+			if (n > len)
+				n = len;
+			memcpy(dg->head + dg->head_len, data, n);
+			dg->head_len += n;
+		}
+	}
+	dg->size_bytes += len;
+	return TD_OK;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* A file TLSH cannot hash keeps a sketch for the fallback distance: its
+ * bytes when small, else its TLSH bucket counts (a histogram of its byte
+ * triplets, which TLSH computed anyway). */
+static int make_sketch(td_digester_t *dg, td_digest_t *out)
+{
+	if (dg->size_bytes <= TD_SKETCH_RAW_MAX_BYTES) {
+		out->sketch_kind = TD_SKETCH_RAW;
+		out->sketch_len = dg->head_len;
+		out->sketch = malloc(dg->head_len ? dg->head_len : 1);
+		if (!out->sketch)
+			return TD_ENOMEM;
+		memcpy(out->sketch, dg->head, dg->head_len);
+		return TD_OK;
+	}
+	out->sketch_kind = TD_SKETCH_HIST;
+	out->sketch_len = TD_SKETCH_HIST_BYTES;
+	out->sketch = malloc(TD_SKETCH_HIST_BYTES);
+	if (!out->sketch)
+		return TD_ENOMEM;
+	for (int i = 0; i < 256; i++)
+		put_le32(out->sketch + 4 * i, dg->tlsh.bucket[i]);
+	return TD_OK;
+}
+
+int td_digester_finish(td_digester_t *dg, td_digest_t *out)
+{
+	unsigned int n = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!EVP_DigestFinal_ex(dg->sha, out->sha256, &n) || n != TD_SHA256_BYTES)
+		return TD_EIO;
+	out->size_bytes = dg->size_bytes;
+	if (!dg->want_tlsh) {
+		out->tlsh_status = TD_TLSH_TOO_SHORT; /* not computed; callers know */
+		return TD_OK;
+	}
+	out->tlsh_status = td_tlsh_final(&out->tlsh, &dg->tlsh);
+	if (out->tlsh_status != TD_TLSH_OK)
+		return make_sketch(dg, out);
+	return TD_OK;
+}
+
+/* Levenshtein distance in O(min) memory; inputs are at most a few KiB. */
+static size_t edit_distance(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+	size_t *row, result;
+
+	if (alen < blen) {
+		const uint8_t *t = a;
+		size_t tl = alen;
+		a = b, alen = blen;
+		b = t, blen = tl;
+	}
+	row = td_malloc_array(blen + 1, sizeof(size_t));
+	if (!row)
+		return alen; /* the worst case, never an underestimate of change */
+	for (size_t j = 0; j <= blen; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= alen; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= blen; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	result = row[blen];
+	free(row);
+	return result;
+}
+
+/* Scale a fraction num/den of TD_FALLBACK_SCALE, rounded, at least 1: the
+ * callers only score content whose SHA-256 differs. */
+static int scale_fraction(double num, double den)
+{
+	int d;
+
+	if (den <= 0)
+		return 1;
+	d = (int)(TD_FALLBACK_SCALE * num / den + 0.5);
+	return d < 1 ? 1 : d > TD_FALLBACK_SCALE ? TD_FALLBACK_SCALE : d;
+}
+
+int td_fallback_distance_bytes(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
+{
+	size_t longest = a_len > b_len ? a_len : b_len;
+
+	if (a_len == b_len && (a_len == 0 || !memcmp(a, b, a_len)))
+		return 0;
+	return scale_fraction((double)edit_distance(a, a_len, b, b_len), (double)longest);
+}
+
+/* Half the L1 distance of two normalized histograms: 0 same shape, 1 disjoint. */
+static int histogram_distance(const uint8_t *a, const uint8_t *b)
+{
+	double sa = 0, sb = 0, l1 = 0;
+
+	for (int i = 0; i < 256; i++) {
+		sa += get_le32(a + 4 * i);
+		sb += get_le32(b + 4 * i);
+	}
+	if (sa <= 0 || sb <= 0)
+		return scale_fraction(sa != sb, 1);
+	for (int i = 0; i < 256; i++) {
+		double d = get_le32(a + 4 * i) / sa - get_le32(b + 4 * i) / sb;
+		l1 += d < 0 ? -d : d;
+	}
+	return scale_fraction(l1, 2.0);
+}
+
+static int size_distance(uint64_t a, uint64_t b)
+{
+	uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+	return scale_fraction((double)(hi - lo), (double)hi);
+}
+
+int td_digest_distance(const td_digest_t *a, const td_digest_t *b, int len_diff, int *fallback)
+{
+	*fallback = 0;
+	if (a->tlsh_status == TD_TLSH_OK && b->tlsh_status == TD_TLSH_OK)
+		return td_tlsh_distance(&a->tlsh, &b->tlsh, len_diff);
+	*fallback = 1;
+	if (a->sketch_kind == TD_SKETCH_RAW && b->sketch_kind == TD_SKETCH_RAW)
+		return td_fallback_distance_bytes(a->sketch, a->sketch_len, b->sketch, b->sketch_len);
+	if (a->sketch_kind == TD_SKETCH_HIST && b->sketch_kind == TD_SKETCH_HIST &&
+	    a->sketch_len == TD_SKETCH_HIST_BYTES && b->sketch_len == TD_SKETCH_HIST_BYTES)
+		return histogram_distance(a->sketch, b->sketch);
+	return size_distance(a->size_bytes, b->size_bytes);
+}
+
+void td_sha256_hex(char out[2 * TD_SHA256_BYTES + 1], const uint8_t sha[TD_SHA256_BYTES])
+{
+	static const char hex[] = "0123456789abcdef";
+	for (int i = 0; i < TD_SHA256_BYTES; i++) {
+		out[2 * i] = hex[sha[i] >> 4];
+		out[2 * i + 1] = hex[sha[i] & 15];
+	}
+	out[2 * TD_SHA256_BYTES] = '\0';
+}
