@@ -1,0 +1,111 @@
+/* Spec parsing and dispatch to the source kinds. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+#include "source_impl.h"
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Archive names libarchive reads; matched case-sensitively on the end. */
+static int looks_like_archive(const char *path)
+{
+	static const char *const suffixes[] = {
+		".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst",
+		".tar.bz2", ".tbz2", ".tar.lz4", ".tar.lzma", ".zip", ".cpio", ".7z", NULL
+	};
+	for (int i = 0; suffixes[i]; i++)
+		if (has_suffix(path, suffixes[i]))
+			return 1;
+	return 0;
+}
+
+int td_source_open(td_source_t **out, const char *spec, const td_source_opts_t *opts, td_error_t *err)
+{
+	const td_source_ops_t *ops;
+	const char *where = spec;
+	td_source_t *src;
+	struct stat st;
+	int rc;
+
+	*out = NULL;
+	if (!spec || !*spec)
+		return td_error_set(err, TD_EINVAL, "empty tree name");
+	if (!strncmp(spec, "git:", 4)) {
+		ops = &td_source_git_ops;
+		where = spec + 4;
+	} else if (!strncmp(spec, "archive:", 8)) {
+		ops = &td_source_archive_ops;
+		where = spec + 8;
+	} else if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode)) {
+		ops = &td_source_dir_ops;
+	} else if (looks_like_archive(spec)) {
+		ops = &td_source_archive_ops;
+	} else if (stat(spec, &st) != 0) {
+		return td_error_set(err, TD_ENOTFOUND, "unable to open '%s': no such file or directory", spec);
+	} else {
+		return td_error_set(err, TD_EUNSUPPORTED,
+				    "'%s' is not a directory, archive, git revision or database", spec);
+	}
+	src = calloc(1, sizeof(*src));
+	if (!src)
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	src->ops = ops;
+	if (opts)
+		src->opts = *opts;
+	rc = ops->open(src, where, err);
+	if (rc) {
+		td_source_free(src);
+		return rc;
+	}
+	*out = src;
+	return TD_OK;
+}
+
+void td_source_free(td_source_t *src)
+{
+	if (!src)
+		return;
+	if (src->ops && src->impl)
+		src->ops->close(src);
+	free(src->root);
+	free(src);
+}
+
+const char *td_source_kind(const td_source_t *src)
+{
+	return src->ops->kind;
+}
+
+const char *td_source_root(const td_source_t *src)
+{
+	return src->root ? src->root : "";
+}
+
+int td_source_random_access(const td_source_t *src)
+{
+	return src->ops->random_access;
+}
+
+int td_source_next(td_source_t *src, td_file_t *out, td_error_t *err)
+{
+	memset(out, 0, sizeof(*out));
+	return src->ops->next(src, out, err);
+}
+
+int td_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, void *ctx,
+		   const char **skip_reason, td_error_t *err)
+{
+	*skip_reason = NULL;
+	return src->ops->read(src, entry, sink, ctx, skip_reason, err);
+}
+
+int td_source_incomplete(const td_source_t *src)
+{
+	return src->incomplete;
+}

@@ -1,0 +1,36 @@
+/* The interface each kind of tree source implements (source_dir.c,
+ * source_git.c, source_archive.c); source.c parses the spec and dispatches. */
+#ifndef TD_SOURCE_IMPL_H
+#define TD_SOURCE_IMPL_H
+
+#include "treedrift/source.h"
+
+typedef struct td_source_ops {
+	const char *kind;  /* "dir", "git", "archive" */
+	int random_access;
+	/* Open what `where` names (the spec with any "git:"/"archive:" prefix
+	 * removed); store private state in src->impl and the canonical root text
+	 * in src->root (malloc'd). */
+	int (*open)(td_source_t *src, const char *where, td_error_t *err);
+	int (*next)(td_source_t *src, td_file_t *out, td_error_t *err);
+	int (*read)(td_source_t *src, const td_file_t *entry, td_sink_fn sink, void *ctx,
+		    const char **skip_reason, td_error_t *err);
+	void (*close)(td_source_t *src);
+} td_source_ops_t;
+
+struct td_source {
+	const td_source_ops_t *ops;
+	td_source_opts_t opts;
+	char *root;
+	int incomplete;  /* archives with keep_going: ended early */
+	void *impl;
+};
+
+extern const td_source_ops_t td_source_dir_ops;
+extern const td_source_ops_t td_source_git_ops;
+extern const td_source_ops_t td_source_archive_ops;
+
+/* Read block size for file content. */
+#define TD_READ_BLOCK_BYTES (256 * 1024)
+
+#endif
