@@ -1,0 +1,134 @@
+/* Match and classify: pair the files of an upstream tree and a target tree
+ * and score each changed one. The result is what every report formats. */
+#ifndef TREEDRIFT_COMPARE_H
+#define TREEDRIFT_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "treedrift/common.h"
+#include "treedrift/tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum td_status {
+	TD_STATUS_IDENTICAL = 0, /* same SHA-256 (or git blob id, or symlink target) */
+	TD_STATUS_MODIFIED = 1,  /* same path, other content */
+	TD_STATUS_ADDED = 2,     /* only in the target */
+	TD_STATUS_REMOVED = 3,   /* only upstream */
+	TD_STATUS_SKIPPED = 4    /* not comparable: a special file, unreadable, ... */
+} td_status_t;
+
+typedef enum td_class {
+	TD_CLASS_NONE = 0,  /* identical, removed or skipped */
+	TD_CLASS_CLEAN = 1,
+	TD_CLASS_SAFE = 2,
+	TD_CLASS_DIRTY = 3
+} td_class_t;
+
+/* Class boundaries: clean when distance < clean_below, dirty when distance >
+ * dirty_above, safe otherwise (clean_below <= distance <= dirty_above). */
+typedef struct td_thresholds {
+	int clean_below;  /* default 60 */
+	int dirty_above;  /* default 150 */
+} td_thresholds_t;
+
+#define TD_DEFAULT_CLEAN_BELOW 60
+#define TD_DEFAULT_DIRTY_ABOVE 150
+/* Score of a wholly new file: the distance of a file from nothing. */
+#define TD_DEFAULT_ADDED_DISTANCE 300
+
+td_class_t td_classify(int distance, const td_thresholds_t *t);
+const char *td_status_name(td_status_t s); /* "identical", "modified", ... */
+const char *td_class_name(td_class_t c);   /* "clean", "safe", "dirty"; NULL for NONE */
+/* Parse "clean"/"safe"/"dirty"; returns TD_CLASS_NONE for anything else. */
+td_class_t td_class_parse(const char *name);
+
+/* How the upstream side of an added or modified file was found. */
+typedef enum td_origin_kind {
+	TD_ORIGIN_NONE = 0,
+	TD_ORIGIN_SAME_PATH = 1, /* the usual case: upstream has the path */
+	TD_ORIGIN_MOVED = 2,     /* identical content at another upstream path */
+	TD_ORIGIN_COPIED = 3     /* nearest upstream file within the copy threshold */
+} td_origin_kind_t;
+
+/* One path of the comparison. The file pointers borrow from the result's trees. */
+typedef struct td_change {
+	const td_file_t *upstream;  /* NULL when added */
+	const td_file_t *target;    /* NULL when removed */
+	td_status_t status;
+	int distance;               /* modified/added: the score; else 0 */
+	int fallback;               /* 1 when the score did not come from TLSH */
+	td_class_t cls;
+	td_origin_kind_t origin_kind;
+	const td_file_t *origin;    /* moved/copied: the upstream file it came from */
+	const char *matches_version;/* equal to this upstream version's file (multi-version DB) */
+	int built;                  /* with a kernel config: 1 built, 0 not built, 2 support file; -1 unknown */
+	const char *policy_class;   /* from the path policy; NULL without one */
+	double weight;              /* policy weight, 1.0 without a policy */
+	double risk;                /* distance * weight */
+} td_change_t;
+
+typedef struct td_class_totals {
+	uint64_t files;
+	uint64_t distance;
+} td_class_totals_t;
+
+typedef struct td_totals {
+	uint64_t identical;
+	uint64_t modified;
+	uint64_t added;
+	uint64_t removed;
+	uint64_t skipped;
+	uint64_t mismatched;          /* modified + added + removed */
+	uint64_t added_bytes;
+	uint64_t removed_bytes;
+	uint64_t modified_distance;   /* sum over modified files */
+	uint64_t added_distance;      /* sum over added files */
+	uint64_t total_distance;      /* modified + added (removed files score nothing) */
+	uint64_t fallback_scored;     /* files scored by the fallback */
+	double total_risk;
+	td_class_totals_t by_class[4];/* indexed by td_class_t */
+} td_totals_t;
+
+typedef struct td_compare_opts {
+	td_thresholds_t thresholds;
+	int len_diff;                 /* 1: TLSH distance with the length term (default) */
+	int added_distance;           /* score of a wholly new file */
+	const char *const *include;   /* NULL-terminated globs; NULL = everything */
+	const char *const *exclude;   /* NULL-terminated globs */
+} td_compare_opts_t;
+
+void td_compare_opts_init(td_compare_opts_t *o);
+
+typedef struct td_result {
+	td_tree_t *upstream;          /* owned */
+	td_tree_t *target;            /* owned */
+	td_change_t *changes;         /* every path of either tree, sorted by path */
+	size_t count;
+	td_totals_t totals;
+	td_thresholds_t thresholds;
+	int len_diff;
+	char *base_version;           /* label of the upstream version compared against */
+} td_result_t;
+
+/* Compare target against upstream. Takes ownership of both trees (also on
+ * failure). Caller frees the result with td_result_free(). */
+int td_compare(td_result_t **out, td_tree_t *upstream, td_tree_t *target,
+	       const td_compare_opts_t *opts, td_error_t *err);
+void td_result_free(td_result_t *r);
+/* Recompute totals after a later stage changed scores or classes. */
+void td_result_update_totals(td_result_t *r);
+
+/* Path glob as used by --include/--exclude and policies: '*' matches within
+ * one path part, '**' across parts, '?' one byte, [...] a class; a pattern
+ * without '/' matches the last part ("*.c"), one ending in '/' a directory and
+ * all below it. Returns 1 on a match. */
+int td_glob_match(const char *pattern, const char *path, size_t path_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,59 @@
+/* Reports: each formats a finished td_result_t; none computes anything the
+ * result should hold. Formats are documented in doc/formats.md. */
+#ifndef TREEDRIFT_REPORT_H
+#define TREEDRIFT_REPORT_H
+
+#include <stdio.h>
+
+#include "treedrift/compare.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TD_JSON_SCHEMA_VERSION 1
+
+typedef enum td_format {
+	TD_FORMAT_TEXT = 0,
+	TD_FORMAT_JSON,
+	TD_FORMAT_CSV,
+	TD_FORMAT_HTML,
+	TD_FORMAT_MARKDOWN,
+	TD_FORMAT_CYCLONEDX
+} td_format_t;
+
+/* Parse a --format name; -1 when unknown. */
+int td_format_parse(const char *name);
+
+typedef enum td_sort {
+	TD_SORT_PATH = 0,
+	TD_SORT_DISTANCE = 1, /* highest first, then path */
+	TD_SORT_RISK = 2      /* highest first, then path */
+} td_sort_t;
+
+/* What a report lists; totals always cover the whole comparison. */
+typedef struct td_view {
+	unsigned only_classes;  /* bit (1 << td_class_t); 0 = any */
+	unsigned only_statuses; /* bit (1 << td_status_t); 0 = any but identical */
+	int show_identical;     /* list identical files too */
+	td_sort_t sort;
+	int color;              /* text: ANSI colours */
+} td_view_t;
+
+void td_view_init(td_view_t *v);
+
+/* Indices into r->changes that the view selects, in its order. Caller frees
+ * *out with free(). */
+int td_view_select(size_t **out, size_t *count, const td_result_t *r, const td_view_t *v);
+
+/* Write r in fmt to f. Returns 0, or TD_EIO when writing failed. */
+int td_report_write(FILE *f, const td_result_t *r, td_format_t fmt, const td_view_t *v, td_error_t *err);
+
+int td_report_text(FILE *f, const td_result_t *r, const td_view_t *v);
+int td_report_json(FILE *f, const td_result_t *r, const td_view_t *v);
+int td_report_csv(FILE *f, const td_result_t *r, const td_view_t *v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
