@@ -3,6 +3,7 @@
 #ifndef TD_CLI_H
 #define TD_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "treedrift/common.h"
@@ -77,3 +78,34 @@ int cmd_hash(int argc, char **argv);
 int cmd_distance(int argc, char **argv);
 
 #endif
+
+/* Options every command that reads trees takes (scan, compare, ...): put
+ * CLI_TREE_OPTS in the option table and hand unknown names to
+ * cli_tree_opt(), which returns 1 when it took the option, -1 on a bad value. */
+#include "treedrift/load.h"
+#define CLI_TREE_OPTS \
+	{ "jobs", 'j', "N", "worker threads (default: online CPUs)" }, \
+	{ "strip-components", 0, "N", "archives: drop N leading path parts" }, \
+	{ "no-auto-strip", 0, NULL, "archives: keep a single top-level folder" }, \
+	{ "keep-going", 0, NULL, "archives: go on past a corrupt or truncated archive" }, \
+	{ "max-file-size", 0, "SIZE", "skip files larger than SIZE (K, M, G suffixes; default none)" }, \
+	{ "quiet", 'q', NULL, "no progress or warnings on stderr" }
+int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quiet);
+int cli_parse_size(const char *s, unsigned long long *out);
+
+/* Progress on stderr, only when it is a terminal and not --quiet. */
+typedef struct cli_progress {
+	int enabled;
+	const char *what;
+	double start;
+	int drawn;
+} cli_progress_t;
+void cli_progress_init(cli_progress_t *p, const char *what, int quiet);
+void cli_progress_cb(void *ctx, uint64_t files_done, uint64_t files_total,
+		     uint64_t bytes_done, uint64_t bytes_total);
+void cli_progress_done(cli_progress_t *p);
+
+/* Print each skipped entry of tree to stderr as a warning (unless quiet). */
+void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet);
+/* Quote a path for stderr: control bytes, backslash and non-UTF-8 as C escapes. */
+void cli_fput_path(FILE *f, const char *path, size_t len);

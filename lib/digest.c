@@ -141,7 +141,7 @@ int td_digester_finish(td_digester_t *dg, td_digest_t *out)
 		return TD_EIO;
 	out->size_bytes = dg->size_bytes;
 	if (!dg->want_tlsh) {
-		out->tlsh_status = TD_TLSH_TOO_SHORT; /* not computed; callers know */
+		out->sha_only = 1;
 		return TD_OK;
 	}
 	out->tlsh_status = td_tlsh_final(&out->tlsh, &dg->tlsh);

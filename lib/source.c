@@ -109,3 +109,8 @@ int td_source_incomplete(const td_source_t *src)
 {
 	return src->incomplete;
 }
+
+int td_source_auto_strip(const td_source_t *src)
+{
+	return !src->ops->random_access && !src->opts.no_auto_strip;
+}

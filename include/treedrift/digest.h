@@ -34,6 +34,7 @@ typedef struct td_digest {
 	td_sketch_kind_t sketch_kind;
 	size_t sketch_len;
 	uint8_t *sketch;               /* owned; freed by td_digest_release */
+	int sha_only;                  /* 1: TLSH not computed (identity pass); never stored */
 } td_digest_t;
 
 void td_digest_release(td_digest_t *d);

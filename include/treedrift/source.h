@@ -52,6 +52,10 @@ const char *td_source_root(const td_source_t *src);
  * the entry, before the next call, on the same thread. */
 int td_source_random_access(const td_source_t *src);
 
+/* 1 for an archive whose single top-level folder is to be dropped (the
+ * default; opts.no_auto_strip turns it off), 0 otherwise. */
+int td_source_auto_strip(const td_source_t *src);
+
 /* The next entry, in no particular order. Returns 1 and fills *out (caller
  * releases with td_file_release), 0 at the end, or a negative code. Special
  * files, unsafe archive members and the like come back as TD_ENTRY_SKIPPED

@@ -1,0 +1,155 @@
+/* treedrift scan: hash a tree into a database version. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "treedrift/scan.h"
+#include "treedrift/store.h"
+
+static const cli_opt_t scan_opts[] = {
+	{ "output", 'o', "DB", "database to write (required); a version is added if it exists" },
+	{ "label", 'l', "LABEL", "version label, e.g. v6.1 (default: the tree's name)" },
+	{ "replace", 0, NULL, "replace a version of the same label" },
+	{ "new", 0, NULL, "write a new database instead of adding to an existing one" },
+	{ "reuse", 0, "DB", "reuse digests from DB for files whose size, mtime and inode are unchanged" },
+	CLI_TREE_OPTS,
+	CLI_OPT_END
+};
+
+/* A label from the source: a directory's or archive's name, a git revision. */
+static char *default_label(const char *spec)
+{
+	const char *s = spec, *at, *slash;
+	size_t n;
+
+	if (!strncmp(s, "git:", 4) && (at = strrchr(s, '@')) && at[1])
+		return strdup(at + 1);
+	n = strlen(s);
+	while (n > 1 && s[n - 1] == '/')
+		n--;
+	for (slash = s + n; slash > s && slash[-1] != '/'; slash--)
+		;
+	slash = slash > s ? slash - 1 : NULL;
+	if (slash) {
+		n -= (size_t)(slash + 1 - s);
+		s = slash + 1;
+	}
+	static const char *const exts[] = { ".tar.gz", ".tar.xz", ".tar.zst", ".tar.bz2", ".tgz",
+					    ".tar", ".zip", NULL };
+	for (int i = 0; exts[i]; i++) {
+		size_t m = strlen(exts[i]);
+		if (n > m && !memcmp(s + n - m, exts[i], m)) {
+			n -= m;
+			break;
+		}
+	}
+	return strndup(s, n);
+}
+
+static int load_reuse(td_tree_t **out, const char *path, td_error_t *err)
+{
+	td_db_t *db = NULL;
+	int rc = td_db_open(&db, path, err);
+	if (!rc)
+		rc = td_db_load(db, NULL, out, err);
+	td_db_free(db);
+	return rc;
+}
+
+int cmd_scan(int argc, char **argv)
+{
+	cli_parser_t p;
+	td_load_opts_t lo;
+	td_error_t err = { 0 };
+	const char *output = NULL, *label = NULL, *reuse_path = NULL;
+	int replace = 0, fresh = 0, quiet = 0, rc = CLI_EXIT_ERROR, opt;
+	td_tree_t *tree = NULL, *reuse = NULL;
+	td_source_t *src = NULL;
+	td_db_writer_t *w = NULL;
+	td_scan_stats_t stats = { 0 };
+	cli_progress_t prog;
+	char *auto_label = NULL;
+
+	td_load_opts_init(&lo);
+	if (cli_parser_init(&p, scan_opts, "treedrift scan [options] -o DB TREE",
+			    "Hash every file of TREE (a directory, git:REPO@REV or an archive) with SHA-256 "
+			    "and TLSH into the database DB, as one version.", argc, argv))
+		return cli_error("out of memory");
+	while ((opt = cli_parser_next(&p)) >= 0) {
+		const char *name = scan_opts[opt].name;
+		int t = cli_tree_opt(name, p.arg, &lo, &quiet);
+		if (t < 0)
+			goto out;
+		if (t)
+			continue;
+		if (!strcmp(name, "output"))
+			output = p.arg;
+		else if (!strcmp(name, "label"))
+			label = p.arg;
+		else if (!strcmp(name, "replace"))
+			replace = 1;
+		else if (!strcmp(name, "new"))
+			fresh = 1;
+		else if (!strcmp(name, "reuse"))
+			reuse_path = p.arg;
+	}
+	if (opt == CLI_PARSE_HELP) {
+		rc = CLI_EXIT_SAME;
+		goto out;
+	}
+	if (opt == CLI_PARSE_ERROR)
+		goto out;
+	if (p.argc != 1) {
+		cli_error(p.argc ? "scan takes one tree" : "scan needs a tree to read");
+		goto out;
+	}
+	if (!output) {
+		cli_error("scan needs an output database (-o DB)");
+		goto out;
+	}
+	if (!label && !(label = auto_label = default_label(p.argv[0]))) {
+		cli_error("out of memory");
+		goto out;
+	}
+	if (reuse_path && load_reuse(&reuse, reuse_path, &err))
+		goto lib_error;
+	/* Take the lock before the long part, so a second writer fails at once. */
+	if (td_db_writer_open(&w, output, fresh ? TD_DB_CREATE : TD_DB_APPEND, &err))
+		goto lib_error;
+	if (td_source_open(&src, p.argv[0], &lo.source, &err))
+		goto lib_error;
+	cli_progress_init(&prog, "scanning", quiet);
+	lo.scan.progress = cli_progress_cb;
+	lo.scan.progress_ctx = &prog;
+	lo.scan.reuse = reuse;
+	if (td_scan(&tree, src, &lo.scan, &stats, &err)) {
+		cli_progress_done(&prog);
+		goto lib_error;
+	}
+	cli_progress_done(&prog);
+	if (td_source_incomplete(src))
+		cli_warn("'%s' ended early: its entries are incomplete", p.argv[0]);
+	cli_warn_skipped(tree, NULL, quiet);
+	if (td_meta_set(&tree->meta.label, label)) {
+		cli_error("out of memory");
+		goto out;
+	}
+	if (td_db_writer_add(w, tree, replace, &err) || td_db_writer_commit(w, &err))
+		goto lib_error;
+	if (!quiet)
+		fprintf(stderr, "treedrift: scanned %zu entries into '%s' as '%s' (%llu files read, %llu reused)\n",
+			tree->count, output, label, (unsigned long long)stats.files_read,
+			(unsigned long long)stats.files_reused);
+	rc = CLI_EXIT_SAME;
+	goto out;
+lib_error:
+	cli_lib_error(&err);
+out:
+	td_db_writer_free(w);
+	td_source_free(src);
+	td_tree_free(tree);
+	td_tree_free(reuse);
+	free(auto_label);
+	cli_parser_release(&p);
+	return rc;
+}

@@ -1,0 +1,183 @@
+/* Option handling and terminal output shared by the commands. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_parse_size(const char *s, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v, mul = 1;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case '\0': break;
+	case 'k': case 'K': mul = 1ull << 10; end++; break;
+	case 'm': case 'M': mul = 1ull << 20; end++; break;
+	case 'g': case 'G': mul = 1ull << 30; end++; break;
+	case 't': case 'T': mul = 1ull << 40; end++; break;
+	default: return -1;
+	}
+	if (*end == 'i' || *end == 'B')
+		end += *end == 'i' && end[1] == 'B' ? 2 : 1;
+	if (*end || v > ~0ull / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quiet)
+{
+	unsigned long long v;
+
+	if (!strcmp(name, "jobs")) {
+		if (cli_parse_uint(arg, 256, &v) || !v)
+			return cli_error("--jobs takes a number from 1 to 256, not '%s'", arg), -1;
+		o->scan.jobs = (unsigned)v;
+	} else if (!strcmp(name, "strip-components")) {
+		if (cli_parse_uint(arg, 1000, &v))
+			return cli_error("--strip-components takes a number, not '%s'", arg), -1;
+		o->source.strip_components = (unsigned)v;
+	} else if (!strcmp(name, "no-auto-strip")) {
+		o->source.no_auto_strip = 1;
+	} else if (!strcmp(name, "keep-going")) {
+		o->source.keep_going = 1;
+	} else if (!strcmp(name, "max-file-size")) {
+		if (cli_parse_size(arg, &v) || !v)
+			return cli_error("--max-file-size takes a size such as 64M, not '%s'", arg), -1;
+		o->source.max_file_size = v;
+	} else if (!strcmp(name, "quiet")) {
+		*quiet = 1;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void cli_progress_init(cli_progress_t *p, const char *what, int quiet)
+{
+	memset(p, 0, sizeof(*p));
+	p->enabled = !quiet && isatty(STDERR_FILENO);
+	p->what = what;
+	p->start = now_s();
+}
+
+static void human_bytes(char *buf, size_t n, double b)
+{
+	const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+	while (b >= 1024 && u < 4)
+		b /= 1024, u++;
+	snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+}
+
+void cli_progress_cb(void *ctx, uint64_t files_done, uint64_t files_total,
+		     uint64_t bytes_done, uint64_t bytes_total)
+{
+	cli_progress_t *p = ctx;
+	double el, rate;
+	char done[32], speed[32];
+	int width = 30;
+
+	if (!p->enabled)
+		return;
+	el = now_s() - p->start;
+	rate = el > 0 ? bytes_done / el : 0;
+	human_bytes(done, sizeof(done), (double)bytes_done);
+	human_bytes(speed, sizeof(speed), rate);
+	if (files_total && bytes_total) {
+		double frac = (double)bytes_done / (double)bytes_total;
+		int fill = (int)(frac * width);
+		double eta = rate > 0 ? (bytes_total - bytes_done) / rate : 0;
+		char bar[64];
+		if (fill > width)
+			fill = width;
+		memset(bar, '#', (size_t)fill);
+		memset(bar + fill, '.', (size_t)(width - fill));
+		bar[width] = '\0';
+		fprintf(stderr, "\r%s [%s] %llu/%llu files, %s, %s/s, ETA %.0fs  ", p->what, bar,
+			(unsigned long long)files_done, (unsigned long long)files_total, done, speed, eta);
+	} else {
+		fprintf(stderr, "\r%s %llu files, %s, %s/s  ", p->what, (unsigned long long)files_done, done, speed);
+	}
+	p->drawn = 1;
+}
+
+void cli_progress_done(cli_progress_t *p)
+{
+	if (p->enabled && p->drawn)
+		fputs("\r\033[K", stderr);
+	p->drawn = 0;
+}
+
+void cli_fput_path(FILE *f, const char *path, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)path;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+		size_t n = 0;
+		if (c == '\\') {
+			fputs("\\\\", f);
+			continue;
+		}
+		if (c == '\n') { fputs("\\n", f); continue; }
+		if (c == '\t') { fputs("\\t", f); continue; }
+		if (c < 0x20 || c == 0x7f) {
+			fprintf(f, "\\%03o", c);
+			continue;
+		}
+		if (c < 0x80) {
+			fputc(c, f);
+			continue;
+		}
+		/* a well-formed UTF-8 sequence passes; anything else is escaped */
+		if (c >= 0xc2 && c <= 0xdf)
+			n = 1;
+		else if (c >= 0xe0 && c <= 0xef)
+			n = 2;
+		else if (c >= 0xf0 && c <= 0xf4)
+			n = 3;
+		if (n && i + n < len) {
+			size_t k;
+			for (k = 1; k <= n && i + k < len && (s[i + k] & 0xc0) == 0x80; k++)
+				;
+			if (k == n + 1) {
+				fwrite(s + i, 1, n + 1, f);
+				i += n;
+				continue;
+			}
+		}
+		fprintf(f, "\\%03o", c);
+	}
+}
+
+void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet)
+{
+	if (quiet)
+		return;
+	for (size_t i = 0; i < tree->count; i++) {
+		const td_file_t *f = &tree->files[i];
+		if (f->type != TD_ENTRY_SKIPPED)
+			continue;
+		fprintf(stderr, "treedrift: warning: %s%sskipped '", side ? side : "", side ? ": " : "");
+		cli_fput_path(stderr, f->path, f->path_len);
+		fprintf(stderr, "': %s%s%s\n", f->skip_reason ? f->skip_reason : "unknown",
+			f->skip_detail ? ": " : "", f->skip_detail ? f->skip_detail : "");
+	}
+}

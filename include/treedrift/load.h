@@ -1,0 +1,43 @@
+/* Load: turn tree specs (a database, a directory, git:REPO@REV or an archive)
+ * into trees ready to compare, reading as little content as it can: files
+ * with equal git blob ids are never read, files of equal size get SHA-256
+ * only, and TLSH is computed only for content that differs. */
+#ifndef TREEDRIFT_LOAD_H
+#define TREEDRIFT_LOAD_H
+
+#include "treedrift/common.h"
+#include "treedrift/scan.h"
+#include "treedrift/source.h"
+#include "treedrift/tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct td_load_opts {
+	td_scan_opts_t scan;
+	td_source_opts_t source;
+	const char *upstream_label;  /* database version to compare against; NULL: newest */
+	const char *target_label;    /* when the target is a database */
+	int upstream_full;           /* digest every upstream file in full (rename detection) */
+} td_load_opts_t;
+
+void td_load_opts_init(td_load_opts_t *o);
+
+/* 1 when spec names a treedrift database (by content, not name). */
+int td_spec_is_db(const char *spec);
+
+/* Load one tree, digested in full: a database version (label NULL: newest)
+ * or a scanned source. Caller frees with td_tree_free(). */
+int td_load_tree(td_tree_t **out, const char *spec, const char *label, const td_load_opts_t *opts,
+		 td_scan_stats_t *stats, td_error_t *err);
+
+/* Load both sides of a comparison. Caller frees both with td_tree_free(). */
+int td_load_pair(td_tree_t **upstream_out, td_tree_t **target_out, const char *upstream_spec,
+		 const char *target_spec, const td_load_opts_t *opts, td_scan_stats_t *stats,
+		 td_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

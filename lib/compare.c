@@ -1,0 +1,233 @@
+/* Match and classify: a merge walk over two path-sorted trees. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "treedrift/compare.h"
+
+void td_compare_opts_init(td_compare_opts_t *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->thresholds.clean_below = TD_DEFAULT_CLEAN_BELOW;
+	o->thresholds.dirty_above = TD_DEFAULT_DIRTY_ABOVE;
+	o->len_diff = 1;
+	o->added_distance = TD_DEFAULT_ADDED_DISTANCE;
+}
+
+td_class_t td_classify(int distance, const td_thresholds_t *t)
+{
+	if (distance < t->clean_below)
+		return TD_CLASS_CLEAN;
+	if (distance > t->dirty_above)
+		return TD_CLASS_DIRTY;
+	return TD_CLASS_SAFE;
+}
+
+const char *td_status_name(td_status_t s)
+{
+	static const char *const names[] = { "identical", "modified", "added", "removed", "skipped" };
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
+}
+
+const char *td_class_name(td_class_t c)
+{
+	static const char *const names[] = { NULL, "clean", "safe", "dirty" };
+	return (unsigned)c < 4 ? names[c] : NULL;
+}
+
+td_class_t td_class_parse(const char *name)
+{
+	for (int c = TD_CLASS_CLEAN; c <= TD_CLASS_DIRTY; c++)
+		if (name && !strcmp(name, td_class_name((td_class_t)c)))
+			return (td_class_t)c;
+	return TD_CLASS_NONE;
+}
+
+static int any_glob(const char *const *globs, const td_file_t *f)
+{
+	for (; *globs; globs++)
+		if (td_glob_match(*globs, f->path, f->path_len))
+			return 1;
+	return 0;
+}
+
+static int in_scope(const td_compare_opts_t *o, const td_file_t *f)
+{
+	if (o->include && *o->include && !any_glob(o->include, f))
+		return 0;
+	return !(o->exclude && any_glob(o->exclude, f));
+}
+
+static int path_cmp(const td_file_t *a, const td_file_t *b)
+{
+	size_t n = a->path_len < b->path_len ? a->path_len : b->path_len;
+	int c = memcmp(a->path, b->path, n);
+	return c ? c : (a->path_len > b->path_len) - (a->path_len < b->path_len);
+}
+
+/* Same content, proven without TLSH. */
+static int same_content(const td_file_t *u, const td_file_t *t)
+{
+	if (u->type != t->type)
+		return 0;
+	switch (u->type) {
+	case TD_ENTRY_FILE:
+		if (u->has_gitoid && t->has_gitoid)
+			return !memcmp(u->gitoid, t->gitoid, TD_GITOID_BYTES);
+		return u->has_digest && t->has_digest &&
+		       !memcmp(u->digest.sha256, t->digest.sha256, TD_SHA256_BYTES);
+	case TD_ENTRY_SYMLINK:
+	case TD_ENTRY_GITLINK:
+		return u->link_len == t->link_len &&
+		       (!u->link_len || !memcmp(u->link_target, t->link_target, u->link_len));
+	default:
+		return 0;
+	}
+}
+
+static int score_modified(const td_file_t *u, const td_file_t *t, const td_compare_opts_t *o,
+			  int *fallback)
+{
+	*fallback = 1;
+	if (u->type != t->type)
+		return o->added_distance;
+	if (u->type == TD_ENTRY_FILE) {
+		if (!u->has_digest || !t->has_digest || u->digest.sha_only || t->digest.sha_only)
+			return o->added_distance;
+		return td_digest_distance(&u->digest, &t->digest, o->len_diff, fallback);
+	}
+	return td_fallback_distance_bytes((const uint8_t *)u->link_target, u->link_len,
+					  (const uint8_t *)t->link_target, t->link_len);
+}
+
+static void fill_change(td_change_t *c, const td_file_t *u, const td_file_t *t,
+			const td_compare_opts_t *o)
+{
+	memset(c, 0, sizeof(*c));
+	c->upstream = u;
+	c->target = t;
+	c->built = -1;
+	c->weight = 1.0;
+	if ((t && t->type == TD_ENTRY_SKIPPED) || (u && u->type == TD_ENTRY_SKIPPED)) {
+		c->status = TD_STATUS_SKIPPED;
+		return;
+	}
+	if (!u) {
+		c->status = TD_STATUS_ADDED;
+		c->distance = o->added_distance;
+		c->cls = td_classify(c->distance, &o->thresholds);
+	} else if (!t) {
+		c->status = TD_STATUS_REMOVED;
+	} else if (same_content(u, t)) {
+		c->status = TD_STATUS_IDENTICAL;
+		c->origin_kind = TD_ORIGIN_SAME_PATH;
+	} else {
+		c->status = TD_STATUS_MODIFIED;
+		c->origin_kind = TD_ORIGIN_SAME_PATH;
+		c->distance = score_modified(u, t, o, &c->fallback);
+		c->cls = td_classify(c->distance, &o->thresholds);
+	}
+	c->risk = c->distance;
+}
+
+static uint64_t file_size(const td_file_t *f)
+{
+	return f && f->type == TD_ENTRY_FILE ? f->size_bytes : 0;
+}
+
+void td_result_update_totals(td_result_t *r)
+{
+	td_totals_t *t = &r->totals;
+
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < r->count; i++) {
+		const td_change_t *c = &r->changes[i];
+		switch (c->status) {
+		case TD_STATUS_IDENTICAL:
+			t->identical++;
+			continue;
+		case TD_STATUS_SKIPPED:
+			t->skipped++;
+			continue;
+		case TD_STATUS_REMOVED:
+			t->removed++;
+			t->removed_bytes += file_size(c->upstream);
+			continue;
+		case TD_STATUS_MODIFIED:
+			t->modified++;
+			t->modified_distance += (uint64_t)c->distance;
+			break;
+		case TD_STATUS_ADDED:
+			t->added++;
+			t->added_bytes += file_size(c->target);
+			t->added_distance += (uint64_t)c->distance;
+			break;
+		}
+		t->fallback_scored += c->fallback != 0;
+		t->total_risk += c->risk;
+		if ((unsigned)c->cls < 4) {
+			t->by_class[c->cls].files++;
+			t->by_class[c->cls].distance += (uint64_t)c->distance;
+		}
+	}
+	t->mismatched = t->modified + t->added + t->removed;
+	t->total_distance = t->modified_distance + t->added_distance;
+}
+
+int td_compare(td_result_t **out, td_tree_t *upstream, td_tree_t *target,
+	       const td_compare_opts_t *opts, td_error_t *err)
+{
+	td_compare_opts_t defaults;
+	td_result_t *r;
+	size_t i = 0, j = 0, cap;
+
+	*out = NULL;
+	if (!opts) {
+		td_compare_opts_init(&defaults);
+		opts = &defaults;
+	}
+	r = calloc(1, sizeof(*r));
+	cap = upstream->count + target->count;
+	if (!r || !(r->changes = td_malloc_array(cap, sizeof(td_change_t)))) {
+		free(r);
+		td_tree_free(upstream);
+		td_tree_free(target);
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	}
+	r->upstream = upstream;
+	r->target = target;
+	r->thresholds = opts->thresholds;
+	r->len_diff = opts->len_diff;
+	if (upstream->meta.label && td_meta_set(&r->base_version, upstream->meta.label)) {
+		td_result_free(r);
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	}
+	while (i < upstream->count || j < target->count) {
+		const td_file_t *u = i < upstream->count ? &upstream->files[i] : NULL;
+		const td_file_t *t = j < target->count ? &target->files[j] : NULL;
+		int c = !u ? 1 : !t ? -1 : path_cmp(u, t);
+		if (c < 0)
+			t = NULL, i++;
+		else if (c > 0)
+			u = NULL, j++;
+		else
+			i++, j++;
+		if (!in_scope(opts, u ? u : t))
+			continue;
+		fill_change(&r->changes[r->count++], u, t, opts);
+	}
+	td_result_update_totals(r);
+	*out = r;
+	return TD_OK;
+}
+
+void td_result_free(td_result_t *r)
+{
+	if (!r)
+		return;
+	free(r->changes);
+	td_tree_free(r->upstream);
+	td_tree_free(r->target);
+	free(r->base_version);
+	free(r);
+}

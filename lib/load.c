@@ -1,0 +1,207 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "treedrift/load.h"
+#include "treedrift/store.h"
+
+void td_load_opts_init(td_load_opts_t *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+int td_spec_is_db(const char *spec)
+{
+	return strncmp(spec, "git:", 4) && strncmp(spec, "archive:", 8) && td_db_sniff(spec);
+}
+
+/* One side of a comparison while it is being loaded. */
+typedef struct side {
+	td_tree_t *tree;
+	td_source_t *src;  /* NULL when the tree came from a database */
+	uint8_t *need;
+} side_t;
+
+static void side_release(side_t *s)
+{
+	td_tree_free(s->tree);
+	td_source_free(s->src);
+	free(s->need);
+	memset(s, 0, sizeof(*s));
+}
+
+static int load_db(td_tree_t **out, const char *path, const char *label, td_error_t *err)
+{
+	td_db_t *db = NULL;
+	int rc = td_db_open(&db, path, err);
+
+	if (!rc)
+		rc = td_db_load(db, label, out, err);
+	td_db_free(db);
+	return rc;
+}
+
+/* Open a side: a database is loaded whole; a source is listed only. */
+static int side_open(side_t *s, const char *spec, const char *label, const td_load_opts_t *o,
+		     td_scan_stats_t *stats, td_error_t *err)
+{
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if (td_spec_is_db(spec))
+		return load_db(&s->tree, spec, label, err);
+	if ((rc = td_source_open(&s->src, spec, &o->source, err)))
+		return rc;
+	if ((rc = td_scan_list(&s->tree, s->src, &o->scan, stats, err)))
+		return rc;
+	s->need = calloc(s->tree->count ? s->tree->count : 1, 1);
+	if (!s->need)
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	return TD_OK;
+}
+
+int td_load_tree(td_tree_t **out, const char *spec, const char *label, const td_load_opts_t *opts,
+		 td_scan_stats_t *stats, td_error_t *err)
+{
+	td_load_opts_t defaults;
+	side_t s;
+	int rc;
+
+	*out = NULL;
+	if (!opts) {
+		td_load_opts_init(&defaults);
+		opts = &defaults;
+	}
+	rc = side_open(&s, spec, label, opts, stats, err);
+	if (!rc && s.src) {
+		if (opts->scan.reuse) {
+			size_t n = td_scan_reuse(s.tree, opts->scan.reuse);
+			if (stats)
+				stats->files_reused += n;
+		}
+		rc = td_scan_digest(s.tree, s.src, NULL, &opts->scan, stats, err);
+	}
+	if (!rc) {
+		*out = s.tree;
+		s.tree = NULL;
+	}
+	side_release(&s);
+	return rc;
+}
+
+static int is_file(const td_file_t *f)
+{
+	return f && f->type == TD_ENTRY_FILE;
+}
+
+static int full(const td_file_t *f)
+{
+	return f->has_digest && !f->digest.sha_only;
+}
+
+static void want(side_t *s, const td_file_t *f, td_need_t n)
+{
+	if (s->src && !(f->has_digest && (n == TD_NEED_SHA || full(f))))
+		if (s->need[f - s->tree->files] < n)
+			s->need[f - s->tree->files] = (uint8_t)n;
+}
+
+/* Decide what each side must read: nothing where git blob ids prove
+ * identity, SHA-256 where sizes match, everything where they differ. */
+static void plan_first_pass(side_t *u, side_t *t, int upstream_full)
+{
+	for (size_t j = 0; j < t->tree->count; j++) {
+		const td_file_t *tf = &t->tree->files[j];
+		const td_file_t *uf;
+		if (!is_file(tf))
+			continue;
+		uf = td_tree_find(u->tree, tf->path, tf->path_len);
+		if (!is_file(uf)) {
+			want(t, tf, TD_NEED_FULL);
+			continue;
+		}
+		if (uf->has_gitoid && tf->has_gitoid && !memcmp(uf->gitoid, tf->gitoid, TD_GITOID_BYTES))
+			continue;
+		if (uf->size_bytes && uf->size_bytes == tf->size_bytes) {
+			want(u, uf, TD_NEED_SHA);
+			want(t, tf, TD_NEED_SHA);
+		} else {
+			want(u, uf, TD_NEED_FULL);
+			want(t, tf, TD_NEED_FULL);
+		}
+	}
+	if (upstream_full)
+		for (size_t i = 0; i < u->tree->count; i++)
+			if (is_file(&u->tree->files[i]))
+				want(u, &u->tree->files[i], TD_NEED_FULL);
+}
+
+/* After the SHA-256 pass: pairs whose content differs need TLSH. */
+static int plan_second_pass(side_t *u, side_t *t)
+{
+	int more = 0;
+
+	if (u->src)
+		memset(u->need, 0, u->tree->count);
+	if (t->src)
+		memset(t->need, 0, t->tree->count);
+	for (size_t j = 0; j < t->tree->count; j++) {
+		const td_file_t *tf = &t->tree->files[j];
+		const td_file_t *uf;
+		if (!is_file(tf) || !tf->has_digest || !tf->digest.sha_only)
+			continue;
+		uf = td_tree_find(u->tree, tf->path, tf->path_len);
+		if (is_file(uf) && uf->has_digest &&
+		    !memcmp(uf->digest.sha256, tf->digest.sha256, TD_SHA256_BYTES))
+			continue;
+		want(t, tf, TD_NEED_FULL);
+		if (is_file(uf))
+			want(u, uf, TD_NEED_FULL);
+		more = 1;
+	}
+	return more;
+}
+
+static int digest_side(side_t *s, const td_load_opts_t *o, td_scan_stats_t *stats, td_error_t *err)
+{
+	if (!s->src)
+		return TD_OK;
+	return td_scan_digest(s->tree, s->src, s->need, &o->scan, stats, err);
+}
+
+int td_load_pair(td_tree_t **upstream_out, td_tree_t **target_out, const char *upstream_spec,
+		 const char *target_spec, const td_load_opts_t *opts, td_scan_stats_t *stats,
+		 td_error_t *err)
+{
+	td_load_opts_t defaults;
+	side_t u, t;
+	int rc;
+
+	*upstream_out = *target_out = NULL;
+	memset(&t, 0, sizeof(t));
+	if (!opts) {
+		td_load_opts_init(&defaults);
+		opts = &defaults;
+	}
+	if ((rc = side_open(&u, upstream_spec, opts->upstream_label, opts, stats, err)) ||
+	    (rc = side_open(&t, target_spec, opts->target_label, opts, stats, err)))
+		goto out;
+	if (t.src) {
+		size_t n = td_scan_reuse(t.tree, u.tree);
+		if (stats)
+			stats->files_reused += n;
+	}
+	plan_first_pass(&u, &t, opts->upstream_full);
+	if ((rc = digest_side(&u, opts, stats, err)) || (rc = digest_side(&t, opts, stats, err)))
+		goto out;
+	if (plan_second_pass(&u, &t) &&
+	    ((rc = digest_side(&u, opts, stats, err)) || (rc = digest_side(&t, opts, stats, err))))
+		goto out;
+	*upstream_out = u.tree;
+	*target_out = t.tree;
+	u.tree = t.tree = NULL;
+out:
+	side_release(&u);
+	side_release(&t);
+	return rc;
+}

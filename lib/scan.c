@@ -1,0 +1,815 @@
+/* The scan pipeline. Random-access sources (directories, git) are listed
+ * first, then a pool of workers takes files by index from a shared counter
+ * and writes each digest into its own slot, so the result is in path order
+ * whatever the thread count. Sequential sources (archives) are read by one
+ * thread that hands each file's bytes to the workers through a bounded queue. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "treedrift/scan.h"
+
+/* Memory the archive reader may hold in queued file contents. */
+#define QUEUE_LIMIT_BYTES (64u << 20)
+/* A file larger than this is digested by the archive reader itself. */
+#define INLINE_LIMIT_BYTES (16u << 20)
+#define PROGRESS_INTERVAL_NS 200000000L
+
+static unsigned worker_count(const td_scan_opts_t *opts)
+{
+	long n;
+
+	if (opts && opts->jobs)
+		return opts->jobs > 256 ? 256 : opts->jobs;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
+}
+
+static int canceled(const td_scan_opts_t *opts)
+{
+	return opts && opts->cancel && *opts->cancel;
+}
+
+static char *now_iso8601(void)
+{
+	char buf[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return td_strndup(buf, strlen(buf));
+}
+
+/* Turn an entry into a skipped one, keeping its path. */
+static int mark_skipped(td_file_t *f, const char *reason, const char *detail)
+{
+	free(f->skip_detail);
+	f->skip_detail = NULL;
+	if (detail && !(f->skip_detail = td_strndup(detail, strlen(detail))))
+		return TD_ENOMEM;
+	td_digest_release(&f->digest);
+	f->has_digest = 0;
+	f->type = TD_ENTRY_SKIPPED;
+	f->skip_reason = reason;
+	return TD_OK;
+}
+
+static void set_digest(td_file_t *f, td_digest_t *d)
+{
+	td_digest_release(&f->digest);
+	f->digest = *d;
+	f->has_digest = 1;
+	f->size_bytes = d->size_bytes;
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---- progress ---- */
+
+typedef struct progress {
+	_Atomic uint64_t files_done;
+	_Atomic uint64_t bytes_done;
+	uint64_t files_total;
+	uint64_t bytes_total;
+} progress_t;
+
+static void report_progress(const td_scan_opts_t *opts, progress_t *p)
+{
+	if (opts && opts->progress)
+		opts->progress(opts->progress_ctx, atomic_load(&p->files_done), p->files_total,
+			       atomic_load(&p->bytes_done), p->bytes_total);
+}
+
+/* ---- random access: workers over an index list ---- */
+
+typedef struct pool {
+	td_tree_t *tree;
+	td_source_t *src;
+	const uint8_t *need;
+	size_t *todo;
+	size_t ntodo;
+	_Atomic size_t next;
+	_Atomic int failed;
+	_Atomic uint64_t files_read;
+	_Atomic uint64_t bytes_read;
+	const td_scan_opts_t *opts;
+	progress_t progress;
+	pthread_mutex_t lock;
+	pthread_cond_t done_cond;
+	unsigned running;
+	td_error_t err;
+} pool_t;
+
+static int sink_digest(void *ctx, const void *data, size_t len)
+{
+	return td_digester_update(ctx, data, len);
+}
+
+static void pool_fail(pool_t *p, const td_error_t *e, int rc)
+{
+	pthread_mutex_lock(&p->lock);
+	if (!p->err.code) {
+		p->err = *e;
+		p->err.code = rc;
+	}
+	pthread_mutex_unlock(&p->lock);
+	atomic_store(&p->failed, 1);
+}
+
+static int digest_one(pool_t *p, td_digester_t *dg, td_file_t *f, td_need_t want)
+{
+	const char *reason = NULL;
+	td_error_t e = { 0 };
+	td_digest_t d;
+	int rc;
+
+	td_digester_start(dg, want == TD_NEED_FULL);
+	rc = td_source_read(p->src, f, sink_digest, dg, &reason, &e);
+	atomic_fetch_add(&p->files_read, 1);
+	if (rc && reason)
+		return mark_skipped(f, reason, e.msg[0] ? e.msg : NULL);
+	if (rc) {
+		pool_fail(p, &e, rc);
+		return rc;
+	}
+	rc = td_digester_finish(dg, &d);
+	if (rc) {
+		td_error_set(&e, rc, "unable to digest '%s'", f->path);
+		pool_fail(p, &e, rc);
+		return rc;
+	}
+	atomic_fetch_add(&p->bytes_read, d.size_bytes);
+	set_digest(f, &d);
+	return TD_OK;
+}
+
+static void *pool_worker(void *arg)
+{
+	pool_t *p = arg;
+	td_digester_t *dg = NULL;
+
+	if (td_digester_new(&dg)) {
+		td_error_t e;
+		td_error_set(&e, TD_ENOMEM, "out of memory");
+		pool_fail(p, &e, TD_ENOMEM);
+		goto out;
+	}
+	while (!atomic_load(&p->failed) && !canceled(p->opts)) {
+		size_t k = atomic_fetch_add(&p->next, 1);
+		td_file_t *f;
+		if (k >= p->ntodo)
+			break;
+		f = &p->tree->files[p->todo[k]];
+		if (digest_one(p, dg, f, p->need ? p->need[p->todo[k]] : TD_NEED_FULL))
+			break;
+		atomic_fetch_add(&p->progress.files_done, 1);
+		atomic_fetch_add(&p->progress.bytes_done, f->size_bytes);
+	}
+out:
+	td_digester_free(dg);
+	pthread_mutex_lock(&p->lock);
+	p->running--;
+	pthread_cond_signal(&p->done_cond);
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+static int already_done(const td_file_t *f, td_need_t want)
+{
+	if (want == TD_NEED_NONE || f->type != TD_ENTRY_FILE)
+		return 1;
+	return f->has_digest && (!f->digest.sha_only || want == TD_NEED_SHA);
+}
+
+/* Wait for the workers, reporting progress meanwhile. */
+static void pool_wait(pool_t *p)
+{
+	pthread_mutex_lock(&p->lock);
+	while (p->running) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += PROGRESS_INTERVAL_NS;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&p->done_cond, &p->lock, &ts);
+		if (p->running) {
+			pthread_mutex_unlock(&p->lock);
+			report_progress(p->opts, &p->progress);
+			pthread_mutex_lock(&p->lock);
+		}
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
+		   const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err)
+{
+	pool_t p;
+	pthread_t *threads = NULL;
+	unsigned nthreads, started = 0;
+	int rc = TD_OK;
+
+	if (!td_source_random_access(src)) {
+		/* Archives were digested in full as they were listed. */
+		for (size_t i = 0; i < tree->count; i++)
+			if (!already_done(&tree->files[i], need ? need[i] : TD_NEED_FULL) &&
+			    !tree->files[i].link_target)
+				return td_error_set(err, TD_EINVAL,
+						    "'%s' cannot be read again: archives are read once",
+						    td_source_root(src));
+		return TD_OK;
+	}
+	memset(&p, 0, sizeof(p));
+	p.tree = tree;
+	p.src = src;
+	p.need = need;
+	p.opts = opts;
+	p.todo = td_malloc_array(tree->count, sizeof(size_t));
+	if (!p.todo)
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	for (size_t i = 0; i < tree->count; i++) {
+		if (already_done(&tree->files[i], need ? need[i] : TD_NEED_FULL))
+			continue;
+		p.todo[p.ntodo++] = i;
+		p.progress.bytes_total += tree->files[i].size_bytes;
+	}
+	p.progress.files_total = p.ntodo;
+	if (!p.ntodo)
+		goto out;
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.done_cond, NULL);
+	nthreads = worker_count(opts);
+	if (nthreads > p.ntodo)
+		nthreads = (unsigned)p.ntodo;
+	threads = td_malloc_array(nthreads, sizeof(pthread_t));
+	if (!threads) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out_sync;
+	}
+	p.running = nthreads;
+	for (; started < nthreads; started++)
+		if (pthread_create(&threads[started], NULL, pool_worker, &p))
+			break;
+	if (started < nthreads) {
+		pthread_mutex_lock(&p.lock);
+		p.running -= nthreads - started;
+		pthread_mutex_unlock(&p.lock);
+		if (!started) {
+			rc = td_error_set(err, TD_ENOMEM, "unable to start worker threads");
+			goto out_sync;
+		}
+	}
+	pool_wait(&p);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	report_progress(opts, &p.progress);
+	if (p.err.code) {
+		if (err)
+			*err = p.err;
+		rc = p.err.code;
+	} else if (canceled(opts)) {
+		rc = td_error_set(err, TD_ECANCELED, "scan canceled");
+	}
+	if (stats) {
+		stats->files_read += atomic_load(&p.files_read);
+		stats->bytes_read += atomic_load(&p.bytes_read);
+	}
+out_sync:
+	pthread_cond_destroy(&p.done_cond);
+	pthread_mutex_destroy(&p.lock);
+out:
+	free(threads);
+	free(p.todo);
+	return rc;
+}
+
+/* ---- sequential sources: one reader, workers behind a bounded queue ---- */
+
+typedef struct seq_job {
+	size_t index;          /* into the tree being built */
+	uint8_t *data;         /* NULL: already digested by the reader */
+	size_t len;
+	td_digest_t digest;
+	int rc;
+	struct seq_job *next;
+} seq_job_t;
+
+typedef struct seq_queue {
+	pthread_mutex_t lock;
+	pthread_cond_t can_push;
+	pthread_cond_t can_pop;
+	seq_job_t *head, *tail;
+	size_t queued_bytes;
+	int closed;
+	seq_job_t **done;      /* finished jobs, applied once all have run */
+	size_t ndone, done_cap;
+	int oom;
+} seq_queue_t;
+
+/* Called with q->lock held. */
+static int seq_record_done(seq_queue_t *q, seq_job_t *job)
+{
+	void *done = q->done;
+
+	if (td_grow(&done, &q->done_cap, q->ndone + 1, sizeof(seq_job_t *)))
+		return TD_ENOMEM;
+	q->done = done;
+	q->done[q->ndone++] = job;
+	return TD_OK;
+}
+
+static void *seq_worker(void *arg)
+{
+	seq_queue_t *q = arg;
+	td_digester_t *dg = NULL;
+
+	if (td_digester_new(&dg)) {
+		pthread_mutex_lock(&q->lock);
+		q->oom = 1;
+		pthread_mutex_unlock(&q->lock);
+	}
+	for (;;) {
+		seq_job_t *job;
+		pthread_mutex_lock(&q->lock);
+		while (!q->head && !q->closed)
+			pthread_cond_wait(&q->can_pop, &q->lock);
+		job = q->head;
+		if (!job) {
+			pthread_mutex_unlock(&q->lock);
+			break;
+		}
+		q->head = job->next;
+		if (!q->head)
+			q->tail = NULL;
+		pthread_mutex_unlock(&q->lock);
+
+		if (!dg) {
+			job->rc = TD_ENOMEM;
+		} else {
+			td_digester_start(dg, 1);
+			job->rc = td_digester_update(dg, job->data, job->len);
+			if (!job->rc)
+				job->rc = td_digester_finish(dg, &job->digest);
+		}
+		free(job->data);
+		job->data = NULL;
+
+		pthread_mutex_lock(&q->lock);
+		q->queued_bytes -= job->len;
+		pthread_cond_signal(&q->can_push);
+		if (seq_record_done(q, job)) {
+			q->oom = 1;
+			td_digest_release(&job->digest);
+			free(job);
+		}
+		pthread_mutex_unlock(&q->lock);
+	}
+	td_digester_free(dg);
+	return NULL;
+}
+
+static void seq_push(seq_queue_t *q, seq_job_t *job)
+{
+	pthread_mutex_lock(&q->lock);
+	while (q->queued_bytes && q->queued_bytes + job->len > QUEUE_LIMIT_BYTES)
+		pthread_cond_wait(&q->can_push, &q->lock);
+	q->queued_bytes += job->len;
+	if (q->tail)
+		q->tail->next = job;
+	else
+		q->head = job;
+	q->tail = job;
+	pthread_cond_signal(&q->can_pop);
+	pthread_mutex_unlock(&q->lock);
+}
+
+/* Collects an archive member's bytes; past INLINE_LIMIT_BYTES it digests
+ * them itself instead of holding them. */
+typedef struct seq_buf {
+	uint8_t *data;
+	size_t len, cap;
+	td_digester_t *inline_dg;
+	int inlined;
+} seq_buf_t;
+
+static int sink_buffer(void *ctx, const void *data, size_t len)
+{
+	seq_buf_t *b = ctx;
+	void *p = b->data;
+
+	if (b->inlined)
+		return td_digester_update(b->inline_dg, data, len);
+	if (b->len + len > INLINE_LIMIT_BYTES) {
+		b->inlined = 1;
+		td_digester_start(b->inline_dg, 1);
+		if (td_digester_update(b->inline_dg, b->data, b->len))
+			return TD_EIO;
+		free(b->data);
+		b->data = NULL;
+		b->len = b->cap = 0;
+		return td_digester_update(b->inline_dg, data, len);
+	}
+	if (td_grow(&p, &b->cap, b->len + len, 1))
+		return TD_ENOMEM;
+	b->data = p;
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+	return TD_OK;
+}
+
+static int list_sequential(td_tree_t *tree, td_source_t *src, const td_scan_opts_t *opts,
+			   td_scan_stats_t *stats, td_error_t *err)
+{
+	seq_queue_t q;
+	pthread_t *threads;
+	unsigned nthreads = worker_count(opts), started = 0;
+	td_digester_t *inline_dg = NULL;
+	int rc = TD_OK;
+	uint64_t files = 0, bytes = 0;
+
+	memset(&q, 0, sizeof(q));
+	pthread_mutex_init(&q.lock, NULL);
+	pthread_cond_init(&q.can_push, NULL);
+	pthread_cond_init(&q.can_pop, NULL);
+	threads = td_malloc_array(nthreads, sizeof(pthread_t));
+	if (!threads || td_digester_new(&inline_dg)) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (; started < nthreads; started++)
+		if (pthread_create(&threads[started], NULL, seq_worker, &q))
+			break;
+	if (!started) {
+		rc = td_error_set(err, TD_ENOMEM, "unable to start worker threads");
+		goto out;
+	}
+	for (;;) {
+		td_file_t f;
+		seq_buf_t b = { .inline_dg = inline_dg };
+		const char *reason = NULL;
+		td_error_t e = { 0 };
+		seq_job_t *job;
+
+		if (canceled(opts)) {
+			rc = td_error_set(err, TD_ECANCELED, "scan canceled");
+			break;
+		}
+		rc = td_source_next(src, &f, err);
+		if (rc <= 0)
+			break;
+		rc = TD_OK;
+		if (f.type != TD_ENTRY_FILE || f.link_target) {
+			if ((rc = td_tree_append(tree, &f)))
+				td_file_release(&f);
+			if (rc)
+				break;
+			continue;
+		}
+		rc = td_source_read(src, &f, sink_buffer, &b, &reason, &e);
+		files++;
+		if (rc && reason) {
+			free(b.data);
+			rc = mark_skipped(&f, reason, e.msg[0] ? e.msg : NULL);
+		} else if (rc) {
+			free(b.data);
+			if (err)
+				*err = e;
+			td_file_release(&f);
+			break;
+		} else if (b.inlined) {
+			td_digest_t d;
+			rc = td_digester_finish(inline_dg, &d);
+			if (!rc) {
+				bytes += d.size_bytes;
+				set_digest(&f, &d);
+			}
+		} else {
+			job = calloc(1, sizeof(*job));
+			if (!job) {
+				free(b.data);
+				rc = TD_ENOMEM;
+			} else {
+				job->index = tree->count;
+				job->data = b.data;
+				job->len = b.len;
+				bytes += b.len;
+				seq_push(&q, job);
+			}
+		}
+		if (!rc)
+			rc = td_tree_append(tree, &f);
+		if (rc) {
+			td_file_release(&f);
+			td_error_set(err, rc, "out of memory");
+			break;
+		}
+		if (opts && opts->progress && !(files & 1023))
+			opts->progress(opts->progress_ctx, files, 0, bytes, 0);
+	}
+out:
+	pthread_mutex_lock(&q.lock);
+	q.closed = 1;
+	pthread_cond_broadcast(&q.can_pop);
+	pthread_mutex_unlock(&q.lock);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	if (q.oom && !rc)
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+	for (size_t i = 0; i < q.ndone; i++) {
+		seq_job_t *job = q.done[i];
+		if (!rc && job->rc)
+			rc = td_error_set(err, job->rc, "unable to digest '%s'",
+					  tree->files[job->index].path);
+		if (!job->rc && job->index < tree->count)
+			set_digest(&tree->files[job->index], &job->digest);
+		td_digest_release(&job->digest);
+		free(job);
+	}
+	if (stats) {
+		stats->files_read += files;
+		stats->bytes_read += bytes;
+	}
+	free(q.done);
+	free(threads);
+	td_digester_free(inline_dg);
+	pthread_cond_destroy(&q.can_pop);
+	pthread_cond_destroy(&q.can_push);
+	pthread_mutex_destroy(&q.lock);
+	return rc;
+}
+
+/* ---- listing ---- */
+
+static int list_random(td_tree_t *tree, td_source_t *src, const td_scan_opts_t *opts, td_error_t *err)
+{
+	for (;;) {
+		td_file_t f;
+		int rc;
+
+		if (canceled(opts))
+			return td_error_set(err, TD_ECANCELED, "scan canceled");
+		rc = td_source_next(src, &f, err);
+		if (rc <= 0)
+			return rc;
+		if ((rc = td_tree_append(tree, &f))) {
+			td_file_release(&f);
+			return td_error_set(err, rc, "out of memory");
+		}
+	}
+}
+
+/* An archive whose every path starts with the same folder ("linux-6.1/")
+ * is read as if that folder were the root. */
+static int strip_single_top(td_tree_t *tree)
+{
+	const char *first;
+	size_t n;
+
+	if (!tree->count)
+		return TD_OK;
+	first = tree->files[0].path;
+	n = strcspn(first, "/");
+	if (first[n] != '/')
+		return TD_OK;
+	for (size_t i = 0; i < tree->count; i++) {
+		const td_file_t *f = &tree->files[i];
+		if (f->path_len <= n + 1 || memcmp(f->path, first, n + 1))
+			return TD_OK;
+	}
+	for (size_t i = 0; i < tree->count; i++) {
+		td_file_t *f = &tree->files[i];
+		memmove(f->path, f->path + n + 1, f->path_len - n);
+		f->path_len -= n + 1;
+		if (f->type == TD_ENTRY_FILE && f->link_target && f->link_len > n + 1 &&
+		    !memcmp(f->link_target, first, n + 1)) {
+			memmove(f->link_target, f->link_target + n + 1, f->link_len - n);
+			f->link_len -= n + 1;
+		}
+	}
+	return TD_OK;
+}
+
+static int path_cmp(const td_file_t *a, const td_file_t *b)
+{
+	size_t n = a->path_len < b->path_len ? a->path_len : b->path_len;
+	int c = memcmp(a->path, b->path, n);
+	return c ? c : (a->path_len > b->path_len) - (a->path_len < b->path_len);
+}
+
+static int file_order(const void *pa, const void *pb)
+{
+	return path_cmp(pa, pb);
+}
+
+/* Sort; a path that occurs more than once (archives can hold that) keeps
+ * one entry, skipped as a duplicate: which copy is "the" file is unknowable. */
+static int sort_and_merge_duplicates(td_tree_t *tree)
+{
+	size_t out = 0;
+
+	if (tree->count > 1)
+		qsort(tree->files, tree->count, sizeof(td_file_t), file_order);
+	for (size_t i = 0; i < tree->count; i++) {
+		if (out && !path_cmp(&tree->files[out - 1], &tree->files[i])) {
+			td_file_t *kept = &tree->files[out - 1];
+			td_file_release(&tree->files[i]);
+			if ((!kept->skip_reason || strcmp(kept->skip_reason, TD_SKIP_DUPLICATE)) &&
+			    mark_skipped(kept, TD_SKIP_DUPLICATE, "the path occurs more than once"))
+				return TD_ENOMEM;
+			continue;
+		}
+		if (out != i)
+			tree->files[out] = tree->files[i];
+		out++;
+	}
+	tree->count = out;
+	return TD_OK;
+}
+
+/* Archive hard links take the digest of the member they name. */
+static int resolve_hardlinks(td_tree_t *tree)
+{
+	for (size_t i = 0; i < tree->count; i++) {
+		td_file_t *f = &tree->files[i];
+		const td_file_t *to;
+		if (f->type != TD_ENTRY_FILE || !f->link_target)
+			continue;
+		to = td_tree_find(tree, f->link_target, f->link_len);
+		if (!to || to->type != TD_ENTRY_FILE || !to->has_digest || to->link_target) {
+			if (mark_skipped(f, TD_SKIP_LINK_ESCAPE, "hard link to a member that is not a file"))
+				return TD_ENOMEM;
+			continue;
+		}
+		if (td_digest_copy(&f->digest, &to->digest))
+			return TD_ENOMEM;
+		f->has_digest = 1;
+		f->size_bytes = to->size_bytes;
+		f->mode = to->mode;
+		free(f->link_target);
+		f->link_target = NULL;
+		f->link_len = 0;
+	}
+	return TD_OK;
+}
+
+static int fill_meta(td_tree_t *tree, td_source_t *src)
+{
+	if (td_meta_set(&tree->meta.root, td_source_root(src)) ||
+	    td_meta_set(&tree->meta.source_kind, td_source_kind(src)) ||
+	    td_meta_set(&tree->meta.tool_version, td_version()))
+		return TD_ENOMEM;
+	free(tree->meta.scanned_at);
+	tree->meta.scanned_at = now_iso8601();
+	return tree->meta.scanned_at ? TD_OK : TD_ENOMEM;
+}
+
+int td_scan_list(td_tree_t **out, td_source_t *src, const td_scan_opts_t *opts,
+		 td_scan_stats_t *stats, td_error_t *err)
+{
+	td_tree_t *tree = NULL;
+	int sequential = !td_source_random_access(src);
+	int rc;
+
+	*out = NULL;
+	if ((rc = td_tree_new(&tree)) || (rc = fill_meta(tree, src))) {
+		td_tree_free(tree);
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	}
+	rc = sequential ? list_sequential(tree, src, opts, stats, err) : list_random(tree, src, opts, err);
+	if (rc)
+		goto fail;
+	if (sequential && td_source_auto_strip(src) && (rc = strip_single_top(tree)))
+		goto fail;
+	if ((rc = sort_and_merge_duplicates(tree)) || (sequential && (rc = resolve_hardlinks(tree)))) {
+		td_error_set(err, rc, "out of memory");
+		goto fail;
+	}
+	if (stats)
+		stats->files_listed += tree->count;
+	*out = tree;
+	return TD_OK;
+fail:
+	td_tree_free(tree);
+	return rc;
+}
+
+/* ---- reuse ---- */
+
+/* Open-addressing index of a tree's digested files by git blob id. */
+typedef struct oid_index {
+	const td_file_t **slots;
+	size_t mask;
+} oid_index_t;
+
+static size_t oid_hash(const uint8_t *oid)
+{
+	size_t h;
+	memcpy(&h, oid, sizeof(h)); /* a blob id is already uniformly spread */
+	return h;
+}
+
+static int oid_index_build(oid_index_t *ix, const td_tree_t *t)
+{
+	size_t n = 0, cap = 16;
+
+	for (size_t i = 0; i < t->count; i++)
+		n += t->files[i].has_gitoid && t->files[i].has_digest;
+	while (cap < 2 * n)
+		cap *= 2;
+	ix->slots = calloc(cap, sizeof(*ix->slots));
+	if (!ix->slots)
+		return TD_ENOMEM;
+	ix->mask = cap - 1;
+	for (size_t i = 0; i < t->count; i++) {
+		const td_file_t *f = &t->files[i];
+		size_t h;
+		if (!f->has_gitoid || !f->has_digest || f->digest.sha_only || f->type != TD_ENTRY_FILE)
+			continue;
+		for (h = oid_hash(f->gitoid) & ix->mask; ix->slots[h]; h = (h + 1) & ix->mask)
+			if (!memcmp(ix->slots[h]->gitoid, f->gitoid, TD_GITOID_BYTES))
+				break;
+		if (!ix->slots[h])
+			ix->slots[h] = f;
+	}
+	return TD_OK;
+}
+
+static const td_file_t *oid_index_find(const oid_index_t *ix, const uint8_t *oid)
+{
+	for (size_t h = oid_hash(oid) & ix->mask; ix->slots[h]; h = (h + 1) & ix->mask)
+		if (!memcmp(ix->slots[h]->gitoid, oid, TD_GITOID_BYTES))
+			return ix->slots[h];
+	return NULL;
+}
+
+static int same_stat(const td_file_t *a, const td_file_t *b)
+{
+	return a->ino && a->mtime_ns && a->size_bytes == b->size_bytes && a->mtime_ns == b->mtime_ns &&
+	       a->ino == b->ino && a->dev == b->dev;
+}
+
+static int take_digest(td_file_t *f, const td_file_t *from)
+{
+	td_digest_t d;
+
+	if (td_digest_copy(&d, &from->digest))
+		return TD_ENOMEM;
+	set_digest(f, &d);
+	return TD_OK;
+}
+
+size_t td_scan_reuse(td_tree_t *tree, const td_tree_t *ref)
+{
+	oid_index_t ix = { 0 };
+	size_t reused = 0;
+
+	if (!ref || oid_index_build(&ix, ref))
+		return 0;
+	for (size_t i = 0; i < tree->count; i++) {
+		td_file_t *f = &tree->files[i];
+		const td_file_t *r = NULL;
+		if (f->type != TD_ENTRY_FILE || (f->has_digest && !f->digest.sha_only))
+			continue;
+		if (f->has_gitoid)
+			r = oid_index_find(&ix, f->gitoid);
+		if (!r && f->ino) {
+			r = td_tree_find(ref, f->path, f->path_len);
+			if (r && (r->type != TD_ENTRY_FILE || !r->has_digest || r->digest.sha_only ||
+				  !same_stat(f, r)))
+				r = NULL;
+		}
+		if (r && !take_digest(f, r))
+			reused++;
+	}
+	free(ix.slots);
+	return reused;
+}
+
+int td_scan(td_tree_t **out, td_source_t *src, const td_scan_opts_t *opts,
+	    td_scan_stats_t *stats, td_error_t *err)
+{
+	td_tree_t *tree;
+	int rc;
+
+	*out = NULL;
+	if ((rc = td_scan_list(&tree, src, opts, stats, err)))
+		return rc;
+	if (opts && opts->reuse) {
+		size_t n = td_scan_reuse(tree, opts->reuse);
+		if (stats)
+			stats->files_reused += n;
+	}
+	if ((rc = td_scan_digest(tree, src, NULL, opts, stats, err))) {
+		td_tree_free(tree);
+		return rc;
+	}
+	*out = tree;
+	return TD_OK;
+}
