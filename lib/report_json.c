@@ -13,9 +13,10 @@
 #include "report_impl.h"
 #include "internal.h"
 
+static const char hex_digits[] = "0123456789abcdef";
+
 static void json_string(FILE *f, const char *s, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
 
 	fputc('"', f);
@@ -39,8 +40,9 @@ static void json_string(FILE *f, const char *s, size_t len)
 		case '\t': fputs("\\t", f); break;
 		default:
 			if (td_report_unsafe_code_point(cp))
-				fprintf(f, "\\u%c%c%c%c", hex[(cp >> 12) & 15], hex[(cp >> 8) & 15],
-					hex[(cp >> 4) & 15], hex[cp & 15]);
+				fprintf(f, "\\u%c%c%c%c", hex_digits[(cp >> 12) & 15],
+					hex_digits[(cp >> 8) & 15], hex_digits[(cp >> 4) & 15],
+					hex_digits[cp & 15]);
 			else
 				fwrite(p, 1, n, f);
 		}
@@ -61,8 +63,6 @@ static void json_cstr(FILE *f, const char *s)
 /* "key": "text" and, when text is not valid UTF-8, "key_bytes": "hex". */
 static void json_path_fields(FILE *f, const char *key, const char *s, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-
 	fprintf(f, "\"%s\": ", key);
 	json_string(f, s, len);
 	if (td_report_utf8_valid(s, len))
@@ -70,8 +70,8 @@ static void json_path_fields(FILE *f, const char *key, const char *s, size_t len
 	fprintf(f, ", \"%s_bytes\": \"", key);
 	for (size_t i = 0; i < len; i++) {
 		unsigned char b = (unsigned char)s[i];
-		fputc(hex[b >> 4], f);
-		fputc(hex[b & 15], f);
+		fputc(hex_digits[b >> 4], f);
+		fputc(hex_digits[b & 15], f);
 	}
 	fputc('"', f);
 }
