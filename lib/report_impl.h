@@ -1,0 +1,62 @@
+/* What the report writers (report_text.c, report_json.c, report_csv.c)
+ * share; report.c implements it. Not part of the public API. */
+#ifndef TD_REPORT_IMPL_H
+#define TD_REPORT_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "treedrift/report.h"
+
+/* Enough for any double printed by td_report_fixed with up to 6 decimals. */
+#define TD_REPORT_NUM_MAX 352
+
+/* The file a change is listed by: the target's, or upstream's when removed
+ * (never NULL: an empty path for a change with neither side). */
+const td_file_t *td_report_change_file(const td_change_t *c);
+
+/* The side whose entry was skipped (the target's first), or the listed file
+ * when neither entry is TD_ENTRY_SKIPPED. */
+const td_file_t *td_report_skipped_file(const td_change_t *c);
+
+/* 1 when the change has a distance and a class: modified or added. */
+int td_report_is_scored(const td_change_t *c);
+
+/* 1 when a path policy was applied: some change has a policy_class. */
+int td_report_has_policy(const td_result_t *r);
+
+/* 1 when the result knows what a kernel config builds: some built != -1. */
+int td_report_has_build_info(const td_result_t *r);
+
+/* Length of the well-formed UTF-8 sequence at s (no overlong forms, no
+ * surrogates, nothing above U+10FFFF) and its code point in *cp; 0 when the
+ * bytes at s do not start one. len must be > 0. */
+size_t td_report_utf8_next(const unsigned char *s, size_t len, uint32_t *cp);
+
+/* 1 for code points that reports write escaped even though they are
+ * well-formed: C0 and C1 controls, DEL, and the bidirectional formatting
+ * characters and line separators that make a terminal show text other than
+ * what is there (U+061C, U+200E-U+200F, U+2028-U+202E, U+2066-U+2069). */
+int td_report_unsafe_code_point(uint32_t cp);
+
+/* 1 when all of s[0..len) is well-formed UTF-8. */
+int td_report_utf8_valid(const char *s, size_t len);
+
+/* x with exactly `decimals` digits after a '.', as "%.*f" prints it in the C
+ * locale whatever the current locale is; "-0.0" is printed "0.0". Non-finite
+ * values give "nan", "inf" or "-inf". */
+void td_report_fixed(char out[TD_REPORT_NUM_MAX], double x, int decimals);
+
+/* x with up to max_decimals digits after the '.', trailing zeros dropped but
+ * one kept ("2.0", "0.25"): td_report_fixed's rules otherwise. */
+void td_report_trimmed(char out[TD_REPORT_NUM_MAX], double x, int max_decimals);
+
+/* Sort indices into r->changes in the given order (ties: path, byte order).
+ * Returns 0 or TD_ENOMEM (then idx is left as it was). */
+int td_report_sort(size_t *idx, size_t n, const td_result_t *r, td_sort_t sort);
+
+/* End a report: flush f and map any write error to TD_EIO (errno is kept). */
+int td_report_finish(FILE *f);
+
+#endif

@@ -1,0 +1,314 @@
+/* The JSON report, schema 1 (doc/formats.md, doc/treedrift-compare.schema.json).
+ * Keys come in a fixed order and numbers in a fixed form, so that the same
+ * result gives the same bytes. Strings are always valid UTF-8: a byte that
+ * is not part of well-formed UTF-8 becomes U+FFFD, and path-like fields then
+ * carry their exact bytes in hex beside them ("path_bytes"). Controls and
+ * bidirectional formatting characters are written as \uXXXX escapes, so
+ * that the file is safe to show on a terminal. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_impl.h"
+#include "internal.h"
+
+static const char hex_digits[] = "0123456789abcdef";
+
+static void json_string(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	while (len) {
+		uint32_t cp;
+		size_t n = td_report_utf8_next(p, len, &cp);
+
+		if (!n) {
+			fputs("\\ufffd", f);
+			p++;
+			len--;
+			continue;
+		}
+		switch (cp) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\b': fputs("\\b", f); break;
+		case '\f': fputs("\\f", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (td_report_unsafe_code_point(cp))
+				fprintf(f, "\\u%c%c%c%c", hex_digits[(cp >> 12) & 15],
+					hex_digits[(cp >> 8) & 15], hex_digits[(cp >> 4) & 15],
+					hex_digits[cp & 15]);
+			else
+				fwrite(p, 1, n, f);
+		}
+		p += n;
+		len -= n;
+	}
+	fputc('"', f);
+}
+
+static void json_cstr(FILE *f, const char *s)
+{
+	if (s)
+		json_string(f, s, strlen(s));
+	else
+		fputs("null", f);
+}
+
+/* "key": "text" and, when text is not valid UTF-8, "key_bytes": "hex". */
+static void json_path_fields(FILE *f, const char *key, const char *s, size_t len)
+{
+	fprintf(f, "\"%s\": ", key);
+	json_string(f, s, len);
+	if (td_report_utf8_valid(s, len))
+		return;
+	fprintf(f, ", \"%s_bytes\": \"", key);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char b = (unsigned char)s[i];
+		fputc(hex_digits[b >> 4], f);
+		fputc(hex_digits[b & 15], f);
+	}
+	fputc('"', f);
+}
+
+/* A number with a fixed number of decimals (trimmed: up to that many), or
+ * null when it is not finite: JSON has no NaN or Infinity. */
+static void json_decimal(FILE *f, double x, int decimals, int trimmed)
+{
+	char num[TD_REPORT_NUM_MAX];
+
+	if (!isfinite(x)) {
+		fputs("null", f);
+		return;
+	}
+	if (trimmed)
+		td_report_trimmed(num, x, decimals);
+	else
+		td_report_fixed(num, x, decimals);
+	fputs(num, f);
+}
+
+static void json_bool(FILE *f, int b)
+{
+	fputs(b ? "true" : "false", f);
+}
+
+static void json_meta(FILE *f, const char *side, const td_tree_t *t)
+{
+	const td_tree_meta_t none = { 0 };
+	const td_tree_meta_t *m = t ? &t->meta : &none;
+
+	fprintf(f, "  \"%s\": {\"label\": ", side);
+	json_cstr(f, m->label);
+	fputs(", ", f);
+	if (m->root)
+		json_path_fields(f, "root", m->root, strlen(m->root));
+	else
+		fputs("\"root\": null", f);
+	fputs(", \"source_kind\": ", f);
+	json_cstr(f, m->source_kind);
+	fputs(", \"scanned_at\": ", f);
+	json_cstr(f, m->scanned_at);
+	fputs(", \"tool_version\": ", f);
+	json_cstr(f, m->tool_version);
+	fputs("},\n", f);
+}
+
+static void json_totals(FILE *f, const td_totals_t *t)
+{
+	fprintf(f, "  \"totals\": {\n"
+		"    \"identical\": %" PRIu64 ",\n"
+		"    \"modified\": %" PRIu64 ",\n"
+		"    \"added\": %" PRIu64 ",\n"
+		"    \"removed\": %" PRIu64 ",\n"
+		"    \"skipped\": %" PRIu64 ",\n"
+		"    \"mismatched\": %" PRIu64 ",\n"
+		"    \"added_bytes\": %" PRIu64 ",\n"
+		"    \"removed_bytes\": %" PRIu64 ",\n"
+		"    \"modified_distance\": %" PRIu64 ",\n"
+		"    \"added_distance\": %" PRIu64 ",\n"
+		"    \"total_distance\": %" PRIu64 ",\n"
+		"    \"fallback_scored\": %" PRIu64 ",\n"
+		"    \"total_risk\": ",
+		t->identical, t->modified, t->added, t->removed, t->skipped, t->mismatched,
+		t->added_bytes, t->removed_bytes, t->modified_distance, t->added_distance,
+		t->total_distance, t->fallback_scored);
+	json_decimal(f, t->total_risk, 1, 0);
+	fputs(",\n    \"classes\": {", f);
+	for (td_class_t cls = TD_CLASS_CLEAN; cls <= TD_CLASS_DIRTY; cls++)
+		fprintf(f, "%s\"%s\": {\"files\": %" PRIu64 ", \"distance\": %" PRIu64 "}",
+			cls == TD_CLASS_CLEAN ? "" : ", ", td_class_name(cls),
+			t->by_class[cls].files, t->by_class[cls].distance);
+	fputs("}\n  },\n", f);
+}
+
+static const char *entry_type_name(td_entry_type_t type)
+{
+	switch (type) {
+	case TD_ENTRY_FILE: return "file";
+	case TD_ENTRY_SYMLINK: return "symlink";
+	case TD_ENTRY_GITLINK: return "gitlink";
+	case TD_ENTRY_SKIPPED: return "skipped";
+	}
+	return "unknown";
+}
+
+static void json_sha256(FILE *f, const char *key, const td_file_t *file)
+{
+	char hex[2 * TD_SHA256_BYTES + 1];
+
+	fprintf(f, ", \"%s\": ", key);
+	if (file && file->has_digest) {
+		td_sha256_hex(hex, file->digest.sha256);
+		fprintf(f, "\"%s\"", hex);
+	} else {
+		fputs("null", f);
+	}
+}
+
+static void json_tlsh(FILE *f, const char *key, const td_file_t *file)
+{
+	char hex[TD_TLSH_HEX_CHARS + 1];
+
+	fprintf(f, ", \"%s\": ", key);
+	if (file && file->has_digest && file->digest.tlsh_status == TD_TLSH_OK) {
+		td_tlsh_format(hex, &file->digest.tlsh);
+		fprintf(f, "\"%s\"", hex);
+	} else {
+		fputs("null", f);
+	}
+}
+
+static void json_origin(FILE *f, const td_change_t *c)
+{
+	fputs(", \"origin\": ", f);
+	if (!c->origin || (c->origin_kind != TD_ORIGIN_MOVED && c->origin_kind != TD_ORIGIN_COPIED)) {
+		fputs("null", f);
+		return;
+	}
+	fputc('{', f);
+	json_path_fields(f, "path", c->origin->path, c->origin->path_len);
+	fprintf(f, ", \"kind\": \"%s\", \"distance\": %d}",
+		c->origin_kind == TD_ORIGIN_MOVED ? "moved" : "copied", c->distance);
+}
+
+static void json_built(FILE *f, const td_change_t *c)
+{
+	fputs(", \"built\": ", f);
+	fputs(c->built == 1 ? "true" : c->built == 0 ? "false" : "null", f);
+	fputs(", \"support\": ", f);
+	json_bool(f, c->built == 2);
+}
+
+static void json_policy(FILE *f, const td_change_t *c)
+{
+	fputs(", \"policy_class\": ", f);
+	json_cstr(f, c->policy_class);
+	fputs(", \"weight\": ", f);
+	json_decimal(f, c->weight, 3, 1);
+	fputs(", \"risk\": ", f);
+	json_decimal(f, c->risk, 1, 0);
+}
+
+static void json_skip(FILE *f, const td_change_t *c)
+{
+	const td_file_t *file = td_report_skipped_file(c);
+	const char *side = "target";
+
+	if (c->target && c->target->type == TD_ENTRY_SKIPPED &&
+	    c->upstream && c->upstream->type == TD_ENTRY_SKIPPED)
+		side = "both";
+	else if (file && file == c->upstream)
+		side = "upstream";
+	fputs(", \"skip_reason\": ", f);
+	json_cstr(f, file ? file->skip_reason : NULL);
+	fputs(", \"skip_detail\": ", f);
+	json_cstr(f, file ? file->skip_detail : NULL);
+	fprintf(f, ", \"skip_side\": \"%s\"", side);
+}
+
+static void json_change(FILE *f, const td_change_t *c, int policy, int build_info)
+{
+	const td_file_t *file = td_report_change_file(c);
+	int scored = td_report_is_scored(c);
+
+	fputs("    {", f);
+	json_path_fields(f, "path", file->path, file->path_len);
+	fprintf(f, ", \"status\": \"%s\", \"type\": \"%s\"", td_status_name(c->status),
+		entry_type_name(file->type));
+	if (scored && td_class_name(c->cls))
+		fprintf(f, ", \"class\": \"%s\"", td_class_name(c->cls));
+	else
+		fputs(", \"class\": null", f);
+	if (scored)
+		fprintf(f, ", \"distance\": %d", c->distance);
+	else
+		fputs(", \"distance\": null", f);
+	fputs(", \"fallback\": ", f);
+	json_bool(f, scored && c->fallback);
+	fprintf(f, ", \"size\": %" PRIu64, file->size_bytes);
+	if (c->upstream)
+		fprintf(f, ", \"upstream_size\": %" PRIu64, c->upstream->size_bytes);
+	else
+		fputs(", \"upstream_size\": null", f);
+	json_sha256(f, "sha256", c->target);
+	json_sha256(f, "upstream_sha256", c->upstream);
+	json_tlsh(f, "tlsh", c->target);
+	json_tlsh(f, "upstream_tlsh", c->upstream);
+	json_origin(f, c);
+	fputs(", \"matches_version\": ", f);
+	json_cstr(f, c->matches_version);
+	if (build_info)
+		json_built(f, c);
+	if (policy)
+		json_policy(f, c);
+	if (c->status == TD_STATUS_SKIPPED)
+		json_skip(f, c);
+	fputc('}', f);
+}
+
+int td_report_json(FILE *f, const td_result_t *r, const td_view_t *v)
+{
+	size_t *idx = NULL, n = 0;
+	int policy, build_info, rc;
+
+	if (!f || !r)
+		return TD_EINVAL;
+	if ((rc = td_view_select(&idx, &n, r, v)))
+		return rc;
+	policy = td_report_has_policy(r);
+	build_info = td_report_has_build_info(r);
+
+	fprintf(f, "{\n  \"schema\": %d,\n  \"tool\": \"treedrift\",\n  \"version\": ",
+		TD_JSON_SCHEMA_VERSION);
+	json_cstr(f, td_version());
+	fputs(",\n", f);
+	json_meta(f, "upstream", r->upstream);
+	json_meta(f, "target", r->target);
+	fputs("  \"base_version\": ", f);
+	json_cstr(f, r->base_version);
+	fprintf(f, ",\n  \"thresholds\": {\"clean_below\": %d, \"dirty_above\": %d},\n",
+		r->thresholds.clean_below, r->thresholds.dirty_above);
+	fputs("  \"length_term\": ", f);
+	json_bool(f, r->len_diff);
+	fputs(",\n  \"policy_applied\": ", f);
+	json_bool(f, policy);
+	fputs(",\n  \"build_info\": ", f);
+	json_bool(f, build_info);
+	fputs(",\n", f);
+	json_totals(f, &r->totals);
+	fputs("  \"files\": [", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",\n" : "\n", f);
+		json_change(f, &r->changes[idx[i]], policy, build_info);
+	}
+	fputs(n ? "\n  ]\n}\n" : "]\n}\n", f);
+	rc = td_report_finish(f);
+	free(idx);
+	return rc;
+}

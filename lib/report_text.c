@@ -1,0 +1,341 @@
+/* The text report: a header, the files a view lists, the skipped files and
+ * the totals, for a terminal or a log. Every string from a tree (paths,
+ * labels, roots, reasons) is escaped so that it cannot forge a line or send
+ * the terminal a control sequence. See doc/formats.md, "Text". */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_impl.h"
+#include "internal.h"
+
+#define ANSI_RESET "\033[0m"
+#define STATUS_WIDTH 9
+#define CLASS_WIDTH 5
+#define TOTALS_LABEL_WIDTH 15
+#define TOTALS_NUMBER_WIDTH 7
+
+static const char *class_color(td_class_t cls)
+{
+	switch (cls) {
+	case TD_CLASS_CLEAN: return "\033[32m";
+	case TD_CLASS_SAFE: return "\033[33m";
+	case TD_CLASS_DIRTY: return "\033[31m";
+	default: return NULL;
+	}
+}
+
+static void put_octal(FILE *f, const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "\\%03o", p[i]);
+}
+
+/* C-style escapes, as git's quotepath and `ls --quoting-style=escape`:
+ * \a \b \t \n \v \f \r \\ and \ooo for every other unsafe or invalid byte. */
+static void put_escaped(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (len) {
+		uint32_t cp;
+		size_t n = td_report_utf8_next(p, len, &cp);
+		const char *esc = NULL;
+
+		if (!n) {
+			put_octal(f, p, 1);
+			p++;
+			len--;
+			continue;
+		}
+		switch (cp) {
+		case '\a': esc = "\\a"; break;
+		case '\b': esc = "\\b"; break;
+		case '\t': esc = "\\t"; break;
+		case '\n': esc = "\\n"; break;
+		case '\v': esc = "\\v"; break;
+		case '\f': esc = "\\f"; break;
+		case '\r': esc = "\\r"; break;
+		case '\\': esc = "\\\\"; break;
+		}
+		if (esc)
+			fputs(esc, f);
+		else if (td_report_unsafe_code_point(cp))
+			put_octal(f, p, n);
+		else
+			fwrite(p, 1, n, f);
+		p += n;
+		len -= n;
+	}
+}
+
+static void put_escaped_str(FILE *f, const char *s)
+{
+	if (s)
+		put_escaped(f, s, strlen(s));
+	else
+		fputc('-', f);
+}
+
+static void put_file_path(FILE *f, const td_file_t *file)
+{
+	if (file)
+		put_escaped(f, file->path, file->path_len);
+	else
+		fputc('-', f);
+}
+
+/* text left-aligned in width columns, coloured when color is set; the
+ * padding stays outside the colour codes. */
+static void put_padded(FILE *f, const char *text, const char *color, int width)
+{
+	int len = (int)strlen(text);
+
+	if (color)
+		fprintf(f, "%s%s%s", color, text, ANSI_RESET);
+	else
+		fputs(text, f);
+	if (len < width)
+		fprintf(f, "%*s", width - len, "");
+}
+
+static void put_class(FILE *f, td_class_t cls, int color, int width)
+{
+	const char *name = td_class_name(cls);
+
+	put_padded(f, name ? name : "-", name && color ? class_color(cls) : NULL, width);
+}
+
+static void put_meta(FILE *f, const char *side, const td_tree_meta_t *m)
+{
+	fprintf(f, "%s: ", side);
+	if (m->label) {
+		put_escaped_str(f, m->label);
+		fputs(" (", f);
+		put_escaped_str(f, m->root);
+		fputs(", ", f);
+	} else {
+		put_escaped_str(f, m->root);
+		fputs(" (", f);
+	}
+	put_escaped_str(f, m->source_kind);
+	if (m->scanned_at) {
+		fputs(", scanned ", f);
+		put_escaped_str(f, m->scanned_at);
+	}
+	fputs(")\n", f);
+}
+
+static void put_header(FILE *f, const td_result_t *r)
+{
+	const td_tree_meta_t none = { 0 };
+
+	put_meta(f, "upstream", r->upstream ? &r->upstream->meta : &none);
+	put_meta(f, "target", r->target ? &r->target->meta : &none);
+	if (r->base_version) {
+		fputs("base version: ", f);
+		put_escaped_str(f, r->base_version);
+		fputc('\n', f);
+	}
+	fprintf(f, "classes: clean < %d, safe %d-%d, dirty > %d (TLSH distance, length term %s)\n",
+		r->thresholds.clean_below, r->thresholds.clean_below, r->thresholds.dirty_above,
+		r->thresholds.dirty_above, r->len_diff ? "on" : "off");
+}
+
+static void put_annotations(FILE *f, const td_change_t *c, int policy)
+{
+	char weight[TD_REPORT_NUM_MAX], risk[TD_REPORT_NUM_MAX];
+
+	if (c->origin && c->origin_kind == TD_ORIGIN_MOVED) {
+		fputs("  (moved from ", f);
+		put_file_path(f, c->origin);
+		fputc(')', f);
+	} else if (c->origin && c->origin_kind == TD_ORIGIN_COPIED) {
+		fputs("  (copied from ", f);
+		put_file_path(f, c->origin);
+		fprintf(f, ", distance %d)", c->distance);
+	}
+	if (c->matches_version) {
+		fputs("  (matches ", f);
+		put_escaped_str(f, c->matches_version);
+		fputc(')', f);
+	}
+	if (c->built == 0)
+		fputs("  (not built)", f);
+	else if (c->built == 2)
+		fputs("  (support file)", f);
+	if (policy && td_report_is_scored(c)) {
+		td_report_trimmed(weight, c->weight, 3);
+		td_report_fixed(risk, c->risk, 1);
+		fputs("  (policy ", f);
+		put_escaped_str(f, c->policy_class);
+		fprintf(f, ", weight %s, risk %s)", weight, risk);
+	}
+}
+
+static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int policy)
+{
+	fprintf(f, "  %-*s ", STATUS_WIDTH, td_status_name(c->status));
+	put_class(f, c->cls, v->color, CLASS_WIDTH);
+	if (td_report_is_scored(c))
+		fprintf(f, " %4d%c ", c->distance, c->fallback ? '*' : ' ');
+	else
+		fprintf(f, " %4s  ", "-");
+	put_file_path(f, td_report_change_file(c));
+	put_annotations(f, c, policy);
+	fputc('\n', f);
+}
+
+/* Dirty files that the policy did not discount (weight >= 1.0), by risk:
+ * the ones to look at first. */
+static int put_dirty_core(FILE *f, const td_result_t *r, const size_t *idx, size_t n, const td_view_t *v)
+{
+	size_t *core, count = 0;
+	int rc;
+
+	core = td_malloc_array(n, sizeof(*core));
+	if (!core)
+		return TD_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const td_change_t *c = &r->changes[idx[i]];
+		if (c->cls == TD_CLASS_DIRTY && td_report_is_scored(c) && c->weight >= 1.0)
+			core[count++] = idx[i];
+	}
+	rc = td_report_sort(core, count, r, TD_SORT_RISK);
+	if (!rc) {
+		fprintf(f, "Dirty core files (policy weight >= 1.0, by risk): %zu\n", count);
+		for (size_t i = 0; i < count; i++)
+			put_change(f, &r->changes[core[i]], v, 1);
+		fputc('\n', f);
+	}
+	free(core);
+	return rc;
+}
+
+static void put_list(FILE *f, const td_result_t *r, const size_t *idx, size_t n, const td_view_t *v, int policy)
+{
+	uint64_t mismatched = r->totals.mismatched;
+	size_t listed = 0;
+	int fallback = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (r->changes[idx[i]].status != TD_STATUS_SKIPPED)
+			listed++;
+	fprintf(f, "%" PRIu64 " mismatched file%s", mismatched, mismatched == 1 ? "" : "s");
+	if (listed != mismatched)
+		fprintf(f, " (%zu listed)", listed);
+	fputs(listed ? ":\n" : "\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const td_change_t *c = &r->changes[idx[i]];
+		if (c->status == TD_STATUS_SKIPPED)
+			continue;
+		put_change(f, c, v, policy);
+		fallback |= td_report_is_scored(c) && c->fallback;
+	}
+	if (fallback)
+		fputs("  * scored by the fallback: no TLSH digest on one side\n", f);
+}
+
+static void put_skipped(FILE *f, const td_result_t *r, const size_t *idx, size_t n)
+{
+	int header = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const td_change_t *c = &r->changes[idx[i]];
+		const td_file_t *file;
+
+		if (c->status != TD_STATUS_SKIPPED)
+			continue;
+		if (!header) {
+			fputs("\nSkipped files:\n", f);
+			header = 1;
+		}
+		file = td_report_skipped_file(c);
+		fputs("  ", f);
+		put_file_path(f, td_report_change_file(c));
+		fputs(": ", f);
+		put_escaped_str(f, file ? file->skip_reason : NULL);
+		if (file && file->skip_detail) {
+			fputs(" (", f);
+			put_escaped_str(f, file->skip_detail);
+			fputc(')', f);
+		}
+		if (file && file == c->upstream && c->upstream != c->target)
+			fputs(" [upstream]", f);
+		fputc('\n', f);
+	}
+}
+
+static void put_total(FILE *f, const char *label, const char *color, const char *number)
+{
+	fputs("  ", f);
+	put_padded(f, label, color, TOTALS_LABEL_WIDTH);
+	fprintf(f, " %*s", TOTALS_NUMBER_WIDTH, number);
+}
+
+static void put_count(FILE *f, const char *label, const char *color, uint64_t n)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "%" PRIu64, n);
+	put_total(f, label, color, num);
+}
+
+static void put_totals(FILE *f, const td_result_t *r, const td_view_t *v, int policy)
+{
+	const td_totals_t *t = &r->totals;
+
+	fputs("\nTotals:\n", f);
+	put_count(f, "identical", NULL, t->identical);
+	fputc('\n', f);
+	put_count(f, "modified", NULL, t->modified);
+	fprintf(f, "  distance %" PRIu64 "\n", t->modified_distance);
+	put_count(f, "added", NULL, t->added);
+	fprintf(f, "  distance %" PRIu64 ", %" PRIu64 " bytes\n", t->added_distance, t->added_bytes);
+	put_count(f, "removed", NULL, t->removed);
+	fprintf(f, "  %" PRIu64 " bytes\n", t->removed_bytes);
+	put_count(f, "skipped", NULL, t->skipped);
+	fputc('\n', f);
+	for (td_class_t cls = TD_CLASS_CLEAN; cls <= TD_CLASS_DIRTY; cls++) {
+		put_count(f, td_class_name(cls), v->color ? class_color(cls) : NULL, t->by_class[cls].files);
+		fprintf(f, "  distance %" PRIu64 "\n", t->by_class[cls].distance);
+	}
+	put_count(f, "total distance", NULL, t->total_distance);
+	fputc('\n', f);
+	put_count(f, "fallback-scored", NULL, t->fallback_scored);
+	fputc('\n', f);
+	if (policy) {
+		char risk[TD_REPORT_NUM_MAX];
+		td_report_fixed(risk, t->total_risk, 1);
+		put_total(f, "total risk", NULL, risk);
+		fputc('\n', f);
+	}
+}
+
+int td_report_text(FILE *f, const td_result_t *r, const td_view_t *v)
+{
+	td_view_t defaults;
+	size_t *idx = NULL, n = 0;
+	int policy, rc;
+
+	if (!f || !r)
+		return TD_EINVAL;
+	if (!v) {
+		td_view_init(&defaults);
+		v = &defaults;
+	}
+	if ((rc = td_view_select(&idx, &n, r, v)))
+		return rc;
+	policy = td_report_has_policy(r);
+	put_header(f, r);
+	fputc('\n', f);
+	if (policy && (rc = put_dirty_core(f, r, idx, n, v)))
+		goto out;
+	put_list(f, r, idx, n, v, policy);
+	put_skipped(f, r, idx, n);
+	put_totals(f, r, v, policy);
+	rc = td_report_finish(f);
+out:
+	free(idx);
+	return rc;
+}
