@@ -11,51 +11,15 @@
 #include <string.h>
 
 #include "report_impl.h"
+#include "treedrift/json.h"
 #include "internal.h"
 
 static const char hex_digits[] = "0123456789abcdef";
 
-static void json_string(FILE *f, const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	while (len) {
-		uint32_t cp;
-		size_t n = td_report_utf8_next(p, len, &cp);
-
-		if (!n) {
-			fputs("\\ufffd", f);
-			p++;
-			len--;
-			continue;
-		}
-		switch (cp) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\b': fputs("\\b", f); break;
-		case '\f': fputs("\\f", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:
-			if (td_report_unsafe_code_point(cp))
-				fprintf(f, "\\u%c%c%c%c", hex_digits[(cp >> 12) & 15],
-					hex_digits[(cp >> 8) & 15], hex_digits[(cp >> 4) & 15],
-					hex_digits[cp & 15]);
-			else
-				fwrite(p, 1, n, f);
-		}
-		p += n;
-		len -= n;
-	}
-	fputc('"', f);
-}
-
 static void json_cstr(FILE *f, const char *s)
 {
 	if (s)
-		json_string(f, s, strlen(s));
+		td_json_string(f, s, strlen(s));
 	else
 		fputs("null", f);
 }
@@ -64,7 +28,7 @@ static void json_cstr(FILE *f, const char *s)
 static void json_path_fields(FILE *f, const char *key, const char *s, size_t len)
 {
 	fprintf(f, "\"%s\": ", key);
-	json_string(f, s, len);
+	td_json_string(f, s, len);
 	if (td_report_utf8_valid(s, len))
 		return;
 	fprintf(f, ", \"%s_bytes\": \"", key);

@@ -9,12 +9,10 @@
 extern "C" {
 #endif
 
-/* Write s (len bytes, any bytes) as a quoted JSON string: control
- * characters as \u00XX, and each byte that is not part of valid UTF-8 as
- * U+FFFD (see td_utf8_valid to know when a lossless form is needed). */
+/* Write s (len bytes, any bytes) as a quoted JSON string: controls and
+ * bidirectional formatting characters as \uXXXX, and each byte that is not
+ * part of well-formed UTF-8 as U+FFFD. */
 void td_json_string(FILE *f, const char *s, size_t len);
-/* 1 when s is valid UTF-8 (no overlongs, no surrogates). */
-int td_utf8_valid(const char *s, size_t len);
 
 #ifdef __cplusplus
 }
