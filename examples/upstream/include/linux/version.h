@@ -1,0 +1,1 @@
+#define LINUX_VERSION_CODE 66048
