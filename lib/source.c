@@ -74,6 +74,7 @@ void td_source_free(td_source_t *src)
 	if (src->ops && src->impl)
 		src->ops->close(src);
 	free(src->root);
+	free(src->incomplete_reason);
 	free(src);
 }
 
@@ -102,6 +103,7 @@ int td_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, vo
 		   const char **skip_reason, td_error_t *err)
 {
 	*skip_reason = NULL;
+	atomic_fetch_add_explicit(&src->reads, 1, memory_order_relaxed);
 	return src->ops->read(src, entry, sink, ctx, skip_reason, err);
 }
 
@@ -113,4 +115,14 @@ int td_source_incomplete(const td_source_t *src)
 int td_source_auto_strip(const td_source_t *src)
 {
 	return !src->ops->random_access && !src->opts.no_auto_strip;
+}
+
+const char *td_source_incomplete_reason(const td_source_t *src)
+{
+	return src->incomplete ? src->incomplete_reason : NULL;
+}
+
+uint64_t td_source_blobs_read(const td_source_t *src)
+{
+	return atomic_load_explicit(&src->reads, memory_order_relaxed);
 }

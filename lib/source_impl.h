@@ -3,6 +3,9 @@
 #ifndef TD_SOURCE_IMPL_H
 #define TD_SOURCE_IMPL_H
 
+#include <stdatomic.h>
+#include <stdint.h>
+
 #include "treedrift/source.h"
 
 typedef struct td_source_ops {
@@ -23,7 +26,9 @@ struct td_source {
 	td_source_opts_t opts;
 	char *root;
 	int incomplete;  /* archives with keep_going: ended early */
+	char *incomplete_reason; /* malloc'd error text when incomplete */
 	void *impl;
+	_Atomic uint64_t reads; /* td_source_read calls, from any thread */
 };
 
 extern const td_source_ops_t td_source_dir_ops;

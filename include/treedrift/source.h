@@ -60,7 +60,21 @@ int td_source_auto_strip(const td_source_t *src);
  * releases with td_file_release), 0 at the end, or a negative code. Special
  * files, unsafe archive members and the like come back as TD_ENTRY_SKIPPED
  * with a reason; directories do not come back (their errors come back as
- * TD_ENTRY_SKIPPED entries with TD_SKIP_DIR_UNREADABLE). */
+ * TD_ENTRY_SKIPPED entries with TD_SKIP_DIR_UNREADABLE).
+ *
+ * Git entries carry the blob id (has_gitoid) and, when the object database
+ * gives it without inflating the object, size_bytes.
+ *
+ * Archive entries: each path comes back once; a later member with the same
+ * path is TD_SKIP_DUPLICATE (the first one wins). A member that is absolute
+ * or has a ".." component is TD_SKIP_UNSAFE_PATH, with path in normalized
+ * form (no leading '/') and the raw name in skip_detail. A symlink whose
+ * target is absolute or climbs out of the tree is still a TD_ENTRY_SYMLINK,
+ * with skip_detail "points outside the tree". A hard link to a regular file
+ * listed earlier comes back as TD_ENTRY_FILE with size_bytes 0 and
+ * link_target set to that file's path: it has no content of its own (do not
+ * td_source_read it); the scan gives it the target's digest. Other hard
+ * links are TD_SKIP_LINK_ESCAPE. */
 int td_source_next(td_source_t *src, td_file_t *out, td_error_t *err);
 
 /* Feed the content of a TD_ENTRY_FILE entry to sink in blocks. Returns 0,
@@ -74,6 +88,16 @@ int td_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, vo
 /* Archives read with keep_going: 1 when the archive ended in an error and the
  * entries are incomplete. Always 0 for other sources. */
 int td_source_incomplete(const td_source_t *src);
+
+/* Why an incomplete source ended early (the archive error text), or NULL
+ * when td_source_incomplete() is 0. Borrowed until td_source_free(). */
+const char *td_source_incomplete_reason(const td_source_t *src);
+
+/* Number of content reads performed so far (td_source_read calls, whatever
+ * their outcome): git blobs, archive members or files. Safe to call while
+ * other threads read; a benchmark uses it to show unchanged blobs were not
+ * read. */
+uint64_t td_source_blobs_read(const td_source_t *src);
 
 #ifdef __cplusplus
 }
