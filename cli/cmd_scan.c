@@ -128,7 +128,7 @@ int cmd_scan(int argc, char **argv)
 	}
 	cli_progress_done(&prog);
 	if (td_source_incomplete(src))
-		cli_warn("'%s' ended early: its entries are incomplete", p.argv[0]);
+		cli_warn("'%s' is incomplete: %s", p.argv[0], td_source_incomplete_reason(src));
 	cli_warn_skipped(tree, NULL, quiet);
 	if (td_meta_set(&tree->meta.label, label)) {
 		cli_error("out of memory");

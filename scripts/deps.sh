@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install the build and test dependencies on Debian 12 (as root, or with sudo).
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config libssl-dev libsqlite3-dev libgit2-dev libarchive-dev
+      git tar xz-utils zstd bzip2 zip unzip python3 python3-jsonschema sqlite3)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	sudo_cmd=()
+	[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+	"${sudo_cmd[@]}" apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

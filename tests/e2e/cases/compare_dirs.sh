@@ -1,0 +1,1 @@
+"$TD" compare "$EX/upstream" "$EX/vendor" --sort distance -q

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# compare's identical/modified/added/removed sets equal diff -rq's, for
+# directories, archives and git revisions of the same trees.
+. "$(dirname "$0")/lib.sh"
+up=$SRC/examples/upstream vendor=$SRC/examples/vendor
+
+sets_from_diff() { # diff -rq --no-dereference output -> modified/added/removed lists
+	diff -rq --no-dereference "$1" "$2" >"$TMP/diff.txt" || true
+	sed -n "s|^Files $1/\(.*\) and $2/.* differ\$|\1|p" "$TMP/diff.txt" | sort >"$TMP/want.modified"
+	: >"$TMP/want.added"; : >"$TMP/want.removed"
+	sed -n "s|^Only in $2\(.*\): \(.*\)\$|\1/\2|p" "$TMP/diff.txt" | sed 's|^/||' | while read -r p; do
+		if [ -d "$2/$p" ]; then (cd "$2" && find "$p" -type f); else echo "$p"; fi
+	done | sort >"$TMP/want.added"
+	sed -n "s|^Only in $1\(.*\): \(.*\)\$|\1/\2|p" "$TMP/diff.txt" | sed 's|^/||' | while read -r p; do
+		if [ -d "$1/$p" ]; then (cd "$1" && find "$p" -type f); else echo "$p"; fi
+	done | sort >"$TMP/want.removed"
+}
+
+check_sets() { # name upstream-spec target-spec
+	local s=0
+	"$TD" compare -q "$2" "$3" --format csv >"$TMP/got.csv" || s=$?
+	check_eq "$1 exit" "$s" 1
+	for st in modified added removed; do
+		csv_status "$st" <"$TMP/got.csv" >"$TMP/got.$st"
+		if cmp -s "$TMP/got.$st" "$TMP/want.$st"; then ok; else
+			fail "$1: $st set differs from diff -rq"; diff "$TMP/want.$st" "$TMP/got.$st" >&2 || true
+		fi
+	done
+}
+
+sets_from_diff "$up" "$vendor"
+check_eq "example has modified files" "$(wc -l <"$TMP/want.modified")" 6
+check_sets dirs "$up" "$vendor"
+
+"$TD" scan -q "$up" -o "$TMP/up.db" --label v1
+check_sets db-vs-dir "$TMP/up.db" "$vendor"
+
+tar -C "$SRC/examples" -czf "$TMP/vendor.tar.gz" vendor
+tar -C "$SRC/examples" -cJf "$TMP/vendor.tar.xz" vendor
+check_sets db-vs-tgz "$TMP/up.db" "$TMP/vendor.tar.gz"
+check_sets db-vs-txz "$TMP/up.db" "$TMP/vendor.tar.xz"
+
+# git: the same two trees as two tags of one repository
+git init -q "$TMP/repo"
+gitc() { git -C "$TMP/repo" -c user.name=t -c user.email=t@t "$@"; }
+cp -a "$up/." "$TMP/repo/"
+gitc add -A && gitc commit -qm upstream && gitc tag v1
+(cd "$TMP/repo" && git rm -rq . && cp -a "$vendor/." .)
+gitc add -A && gitc commit -qm vendor && gitc tag vendor
+check_sets git-vs-git "git:$TMP/repo@v1" "git:$TMP/repo@vendor"
+check_sets db-vs-git "$TMP/up.db" "git:$TMP/repo@vendor"
+want=$(git -C "$TMP/repo" diff --name-status --no-renames v1 vendor | awk '{print $1}' | sort | uniq -c | awk '{printf "%s%s ", $2, $1}')
+"$TD" compare -q "git:$TMP/repo@v1" "git:$TMP/repo@vendor" --format csv >"$TMP/g.csv" || true
+got=$(for s in added modified removed; do n=$(csv_status $s <"$TMP/g.csv" | wc -l); [ "$n" = 0 ] || printf "%s%s " "$(echo $s | cut -c1 | tr amr AMD)" "$n"; done | tr ' ' '\n' | sort | tr '\n' ' ')
+want=$(echo "$want" | tr " " "\n" | grep . | sort | tr "\n" " ")
+check_eq "git diff --name-status counts" "$got" "$want"
+
+# a scan of a tag, of its checkout and of its git archive give the same entries
+"$TD" scan -q "git:$TMP/repo@v1" -o "$TMP/git.db" --label v1
+git -C "$TMP/repo" archive --prefix=top/ -o "$TMP/v1.tar" v1
+"$TD" scan -q "$TMP/v1.tar" -o "$TMP/tar.db" --label v1
+for db in up git tar; do
+	"$TD" show "$TMP/$db.db" | sed -n '/^version /,$p' | awk '{print $1, $2, $3, $4, $5, $6}' >"$TMP/$db.show"
+done
+if cmp -s "$TMP/up.show" "$TMP/tar.show"; then ok; else fail "archive scan differs from directory scan"; diff "$TMP/up.show" "$TMP/tar.show" >&2 || true; fi
+if cmp -s "$TMP/up.show" "$TMP/git.show"; then ok; else fail "git scan differs from directory scan"; diff "$TMP/up.show" "$TMP/git.show" >&2 || true; fi
+finish
