@@ -1,7 +1,6 @@
 /* Path policies: the line format of doc/policy.md, lookups through a globset
  * (longest pattern wins, ties to the earlier rule), and applying a policy to
  * a comparison's result. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 
 #include "globset.h"
 #include "policy_builtin.h"
+#include "readfile.h"
 #include "internal.h"
 #include "treedrift/policy.h"
 
@@ -531,33 +531,15 @@ out:
 
 int td_policy_load_file(td_policy_t **out, const char *path, td_error_t *err)
 {
-	FILE *f;
-	char *buf = NULL;
-	size_t len = 0;
+	char *text;
+	size_t len;
 	int rc;
 
 	*out = NULL;
-	if (!(f = fopen(path, "rb")))
-		return td_error_set(err, errno == ENOENT ? TD_ENOTFOUND : TD_EIO,
-				    "unable to open '%s': %s", path, strerror(errno));
-	/* one byte more than the limit tells an oversized file apart */
-	if (!(buf = malloc(TD_POLICY_MAX_BYTES + 1))) {
-		rc = td_error_set(err, TD_ENOMEM, "out of memory");
-		goto out;
-	}
-	len = fread(buf, 1, TD_POLICY_MAX_BYTES + 1, f);
-	if (ferror(f)) {
-		rc = td_error_set(err, TD_EIO, "unable to read '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	if (len > TD_POLICY_MAX_BYTES) {
-		rc = td_error_set(err, TD_ENOMEM, "%s: policy larger than 1 MiB", path);
-		goto out;
-	}
-	rc = td_policy_parse(out, buf, len, path, err);
-out:
-	free(buf);
-	fclose(f);
+	if ((rc = td_read_file(&text, &len, path, TD_POLICY_MAX_BYTES, err)))
+		return rc;
+	rc = td_policy_parse(out, text, len, path, err);
+	free(text);
 	return rc;
 }
 

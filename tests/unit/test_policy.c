@@ -525,7 +525,7 @@ static void test_load_file(void)
 		fclose(f);
 	}
 	CHECK_INT(td_policy_load_file(&p, path, &err), TD_ENOMEM);
-	CHECK(strstr(err.msg, "larger than 1 MiB") != NULL);
+	CHECK(strstr(err.msg, "x.policy' is larger than 1048576 bytes") != NULL);
 	CHECK(p == NULL);
 
 	/* a directory: unreadable as a file */
