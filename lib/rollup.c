@@ -95,7 +95,8 @@ static int build_rows(td_rollup_t **out, const td_result_t *r, struct refs *rs, 
 	size_t groups = 0;
 	int rc = TD_ENOMEM;
 
-	qsort(rs->v, rs->count, sizeof(*rs->v), cmp_refs);
+	if (rs->count) /* v is NULL for an empty result */
+		qsort(rs->v, rs->count, sizeof(*rs->v), cmp_refs);
 	for (size_t i = 0; i < rs->count; i++)
 		if (!i || cmp_refs(&rs->v[i - 1], &rs->v[i]))
 			groups++;
