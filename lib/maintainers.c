@@ -1,14 +1,11 @@
 /* MAINTAINERS: sections are a title line followed by "X:\tvalue" lines and
  * end at a blank line. The prose before the list has no such lines at the
  * start of a line, so a title is simply a line a tag line follows. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "globset.h"
-#include "readfile.h"
-#include "internal.h"
+#include "textfile.h"
 #include "treedrift/compare.h"
 #include "treedrift/maintainers.h"
 
@@ -53,23 +50,8 @@ void td_maintainers_free(td_maintainers_t *m)
 	free(m);
 }
 
-static int mfail(struct mparser *ps, int code, const char *fmt, ...) TD_PRINTF(3, 4);
-
-static int mfail(struct mparser *ps, int code, const char *fmt, ...)
-{
-	char text[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	return td_error_set(ps->err, code, "%s:%u: %s", ps->name, ps->line, text);
-}
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
+/* Report an error at the line being read. */
+#define mfail(ps, code, ...) td_error_at((ps)->err, (code), (ps)->name, (ps)->line, __VA_ARGS__)
 
 static int is_tag(const char *s, size_t len)
 {
@@ -178,7 +160,7 @@ int td_maintainers_parse(td_maintainers_t **out, const char *text, size_t len,
 			rc = mfail(&ps, TD_EINVAL, "NUL byte in line");
 			goto out;
 		}
-		while (n && (line[n - 1] == '\r' || is_blank(line[n - 1])))
+		while (n && (line[n - 1] == '\r' || td_is_blank(line[n - 1])))
 			n--;
 		if (!n) {
 			in_section = 0;
@@ -205,7 +187,7 @@ int td_maintainers_parse(td_maintainers_t **out, const char *text, size_t len,
 			const char *v = line + 2;
 			size_t vlen = n - 2;
 
-			while (vlen && is_blank(*v)) {
+			while (vlen && td_is_blank(*v)) {
 				v++;
 				vlen--;
 			}
