@@ -119,7 +119,8 @@ int td_globset_build(td_globset_t *s)
 
 	if (s->built)
 		return TD_EINVAL;
-	qsort(s->entries, s->count, sizeof(*s->entries), cmp_entries);
+	if (s->count) /* entries is NULL when nothing was added */
+		qsort(s->entries, s->count, sizeof(*s->entries), cmp_entries);
 	if (!(s->prefix_lens = td_malloc_array(s->count, sizeof(size_t))))
 		return TD_ENOMEM;
 	for (size_t i = 0; i < s->count; i++)

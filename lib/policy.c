@@ -1,15 +1,12 @@
 /* Path policies: the line format of doc/policy.md, lookups through a globset
  * (longest pattern wins, ties to the earlier rule), and applying a policy to
  * a comparison's result. */
-#include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "globset.h"
 #include "policy_builtin.h"
-#include "internal.h"
+#include "textfile.h"
 #include "treedrift/policy.h"
 
 #define CLASS_NAME_MAX 64
@@ -18,10 +15,9 @@
 struct policy_class {
 	char *name;
 	double weight;
-	unsigned has_thresholds;
+	unsigned set;        /* keys given in the section (KEY_* bits) */
 	td_thresholds_t thresholds;
 	unsigned line;
-	unsigned set;        /* keys seen in the section (KEY_* bits) */
 };
 
 struct policy_rule {
@@ -42,10 +38,12 @@ struct td_policy {
 	td_globset_t *set;
 };
 
+/* The threshold keys' bits are the TD_POLICY_HAS_* a match reports. */
 enum {
-	KEY_WEIGHT = 1u,
-	KEY_CLEAN_BELOW = 2u,
-	KEY_DIRTY_ABOVE = 4u
+	KEY_CLEAN_BELOW = TD_POLICY_HAS_CLEAN_BELOW,
+	KEY_DIRTY_ABOVE = TD_POLICY_HAS_DIRTY_ABOVE,
+	KEY_WEIGHT = 4u,
+	KEY_THRESHOLDS = KEY_CLEAN_BELOW | KEY_DIRTY_ABOVE
 };
 
 /* Parsing state: where we are, for messages. */
@@ -74,18 +72,13 @@ void td_policy_free(td_policy_t *p)
 	free(p);
 }
 
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 static void trim(const char **s, size_t *len)
 {
-	while (*len && is_space(**s)) {
+	while (*len && td_is_blank(**s)) {
 		(*s)++;
 		(*len)--;
 	}
-	while (*len && is_space((*s)[*len - 1]))
+	while (*len && td_is_blank((*s)[*len - 1]))
 		(*len)--;
 }
 
@@ -97,7 +90,7 @@ static size_t strip_comment(const char *s, size_t len)
 			i++;
 			continue;
 		}
-		if (s[i] == '#' && (i == 0 || is_space(s[i - 1])))
+		if (s[i] == '#' && (i == 0 || td_is_blank(s[i - 1])))
 			return i;
 	}
 	return len;
@@ -110,12 +103,12 @@ static int next_word(const char *s, size_t len, size_t *pos, const char **word, 
 {
 	size_t i = *pos, start;
 
-	while (i < len && is_space(s[i]))
+	while (i < len && td_is_blank(s[i]))
 		i++;
 	if (i >= len)
 		return 0;
 	start = i;
-	while (i < len && !is_space(s[i]))
+	while (i < len && !td_is_blank(s[i]))
 		i += (s[i] == '\\' && i + 1 < len) ? 2 : 1;
 	*word = s + start;
 	*word_len = i - start;
@@ -123,19 +116,8 @@ static int next_word(const char *s, size_t len, size_t *pos, const char **word, 
 	return 1;
 }
 
-static int fail(struct parser *ps, int code, const char *fmt, ...) TD_PRINTF(3, 4);
-
-/* Set the error, prefixed with "NAME:LINE: ". */
-static int fail(struct parser *ps, int code, const char *fmt, ...)
-{
-	char text[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	return td_error_set(ps->err, code, "%s:%u: %s", ps->name, ps->line, text);
-}
+/* Report an error at the line being read. */
+#define fail(ps, code, ...) td_error_at((ps)->err, (code), (ps)->name, (ps)->line, __VA_ARGS__)
 
 /* Quote at most a short, printable excerpt of untrusted text in a message. */
 static const char *excerpt(char *buf, size_t size, const char *s, size_t len)
@@ -362,15 +344,11 @@ static int class_key(struct parser *ps, const char *key, const char *v, size_t v
 	if (parse_int(w, wlen, TD_POLICY_MAX_THRESHOLD, &n))
 		return fail(ps, TD_EINVAL, "bad %s '%s': a whole number from 0 to %d", key,
 			    excerpt(buf, sizeof(buf), w, wlen), TD_POLICY_MAX_THRESHOLD);
-	if (bit == KEY_CLEAN_BELOW) {
+	if (bit == KEY_CLEAN_BELOW)
 		c->thresholds.clean_below = n;
-		c->has_thresholds |= TD_POLICY_HAS_CLEAN_BELOW;
-	} else {
+	else
 		c->thresholds.dirty_above = n;
-		c->has_thresholds |= TD_POLICY_HAS_DIRTY_ABOVE;
-	}
-	if (c->has_thresholds == (TD_POLICY_HAS_CLEAN_BELOW | TD_POLICY_HAS_DIRTY_ABOVE) &&
-	    c->thresholds.clean_below > c->thresholds.dirty_above)
+	if ((c->set & KEY_THRESHOLDS) == KEY_THRESHOLDS && c->thresholds.clean_below > c->thresholds.dirty_above)
 		return fail(ps, TD_EINVAL, "clean_below is above dirty_above in class '%s'", c->name);
 	return TD_OK;
 }
@@ -531,33 +509,15 @@ out:
 
 int td_policy_load_file(td_policy_t **out, const char *path, td_error_t *err)
 {
-	FILE *f;
-	char *buf = NULL;
-	size_t len = 0;
+	char *text;
+	size_t len;
 	int rc;
 
 	*out = NULL;
-	if (!(f = fopen(path, "rb")))
-		return td_error_set(err, errno == ENOENT ? TD_ENOTFOUND : TD_EIO,
-				    "unable to open '%s': %s", path, strerror(errno));
-	/* one byte more than the limit tells an oversized file apart */
-	if (!(buf = malloc(TD_POLICY_MAX_BYTES + 1))) {
-		rc = td_error_set(err, TD_ENOMEM, "out of memory");
-		goto out;
-	}
-	len = fread(buf, 1, TD_POLICY_MAX_BYTES + 1, f);
-	if (ferror(f)) {
-		rc = td_error_set(err, TD_EIO, "unable to read '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	if (len > TD_POLICY_MAX_BYTES) {
-		rc = td_error_set(err, TD_ENOMEM, "%s: policy larger than 1 MiB", path);
-		goto out;
-	}
-	rc = td_policy_parse(out, buf, len, path, err);
-out:
-	free(buf);
-	fclose(f);
+	if ((rc = td_read_file(&text, &len, path, TD_POLICY_MAX_BYTES, err)))
+		return rc;
+	rc = td_policy_parse(out, text, len, path, err);
+	free(text);
 	return rc;
 }
 
@@ -582,7 +542,7 @@ static void fill_class(td_policy_match_t *out, const struct policy_class *c)
 {
 	out->class_name = c->name;
 	out->weight = c->weight;
-	out->has_thresholds = c->has_thresholds;
+	out->has_thresholds = c->set & KEY_THRESHOLDS;
 	out->thresholds = c->thresholds;
 	out->pattern = NULL;
 	out->line = c->line;

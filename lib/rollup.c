@@ -95,7 +95,8 @@ static int build_rows(td_rollup_t **out, const td_result_t *r, struct refs *rs, 
 	size_t groups = 0;
 	int rc = TD_ENOMEM;
 
-	qsort(rs->v, rs->count, sizeof(*rs->v), cmp_refs);
+	if (rs->count) /* v is NULL for an empty result */
+		qsort(rs->v, rs->count, sizeof(*rs->v), cmp_refs);
 	for (size_t i = 0; i < rs->count; i++)
 		if (!i || cmp_refs(&rs->v[i - 1], &rs->v[i]))
 			groups++;
@@ -173,7 +174,11 @@ fail:
 	return td_error_set(err, rc, "out of memory");
 }
 
-int td_rollup_by_class(td_rollup_t **out, const td_result_t *r, td_error_t *err)
+/* The one key of a change, for rollups that have one per change. */
+typedef const char *(*key_of_fn)(const td_change_t *c, const void *ctx);
+
+static int rollup_by_key(td_rollup_t **out, const td_result_t *r, key_of_fn key_of, const void *ctx,
+			 td_error_t *err)
 {
 	struct refs rs = { 0 };
 	int rc;
@@ -182,12 +187,41 @@ int td_rollup_by_class(td_rollup_t **out, const td_result_t *r, td_error_t *err)
 	if ((rc = check_result(r, err)))
 		return rc;
 	for (size_t i = 0; i < r->count; i++) {
-		const char *name = r->changes[i].policy_class ? r->changes[i].policy_class : TD_POLICY_OTHER;
+		const char *key = key_of(&r->changes[i], ctx);
 
-		if ((rc = emit(&rs, name, strlen(name), i))) {
+		if ((rc = emit(&rs, key, strlen(key), i))) {
 			free(rs.v);
 			return td_error_set(err, rc, "out of memory");
 		}
 	}
 	return build_rows(out, r, &rs, err);
+}
+
+static const char *class_of(const td_change_t *c, const void *ctx)
+{
+	(void)ctx;
+	return c->policy_class ? c->policy_class : TD_POLICY_OTHER;
+}
+
+int td_rollup_by_class(td_rollup_t **out, const td_result_t *r, td_error_t *err)
+{
+	return rollup_by_key(out, r, class_of, NULL, err);
+}
+
+static const char *subsystem_of(const td_change_t *c, const void *ctx)
+{
+	const td_file_t *f = change_file(c);
+	const char *name = td_maintainers_lookup(ctx, f->path, f->path_len);
+
+	return name ? name : TD_ROLLUP_NO_SUBSYSTEM;
+}
+
+int td_rollup_by_subsystem(td_rollup_t **out, const td_result_t *r, const td_maintainers_t *m,
+			   td_error_t *err)
+{
+	if (!m) {
+		*out = NULL;
+		return td_error_set(err, TD_EINVAL, "no MAINTAINERS to roll up by");
+	}
+	return rollup_by_key(out, r, subsystem_of, m, err);
 }

@@ -10,6 +10,7 @@
 
 #include "treedrift/common.h"
 #include "treedrift/compare.h"
+#include "treedrift/maintainers.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,6 +53,14 @@ int td_rollup_by_dir(td_rollup_t **out, const td_result_t *r, unsigned depth, un
 /* Sum r's changes per policy class (td_change_t.policy_class; "other" where
  * no policy set one). Caller frees *out with td_rollup_free(). */
 int td_rollup_by_class(td_rollup_t **out, const td_result_t *r, td_error_t *err);
+
+/* The key of changes no MAINTAINERS section covers. */
+#define TD_ROLLUP_NO_SUBSYSTEM "(none)"
+
+/* Sum r's changes per MAINTAINERS subsystem (td_maintainers_lookup on the
+ * path as in td_rollup_by_dir). Caller frees *out with td_rollup_free(). */
+int td_rollup_by_subsystem(td_rollup_t **out, const td_result_t *r, const td_maintainers_t *m,
+			   td_error_t *err);
 
 void td_rollup_free(td_rollup_t *ru);
 

@@ -303,6 +303,40 @@ static void test_ties_and_bytes(void)
 	build_result();
 }
 
+static void test_by_subsystem(void)
+{
+	static const char text[] =
+		"SCHEDULER\nF:\tkernel/sched/\n\n"
+		"NETWORKING DRIVERS\nF:\tdrivers/net/\n\n"
+		"DRM\nF:\tdrivers/gpu/\nX:\tdrivers/gpu/moved.c\n";
+	static const char *const keys[] = { "NETWORKING DRIVERS", "SCHEDULER", "(none)", "DRM" };
+	static const uint64_t dists[] = { 300, 200, 170, 70 };
+	td_maintainers_t *m = NULL;
+	td_rollup_t *ru = NULL;
+	td_error_t err;
+	const td_rollup_row_t *d;
+
+	CHECK_INT(td_maintainers_parse(&m, text, sizeof(text) - 1, "M", &err), 0);
+	if (!m)
+		return;
+	CHECK_INT(td_rollup_by_subsystem(&ru, &result, m, &err), 0);
+	if (ru) {
+		/* (none): Makefile 50, kernel/fork.c 100, the moved file 20 */
+		expect_rows(ru, keys, dists, 4);
+		if ((d = row(ru, "(none)"))) {
+			CHECK_INT(d->by_status[TD_STATUS_MODIFIED], 3);
+			CHECK_INT(d->by_status[TD_STATUS_IDENTICAL], 1);
+		}
+		if ((d = row(ru, "DRM")))
+			CHECK_INT(d->by_status[TD_STATUS_SKIPPED], 1);
+	}
+	td_rollup_free(ru);
+	ru = (td_rollup_t *)1;
+	CHECK_INT(td_rollup_by_subsystem(&ru, &result, NULL, &err), TD_EINVAL);
+	CHECK(ru == NULL);
+	td_maintainers_free(m);
+}
+
 int main(void)
 {
 	build_result();
@@ -310,6 +344,7 @@ int main(void)
 	test_depth2();
 	test_cumulative();
 	test_by_class();
+	test_by_subsystem();
 	test_ties_and_bytes();
 	return check_finish();
 }
