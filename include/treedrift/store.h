@@ -50,6 +50,26 @@ int td_db_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
  * database is sound; TD_EFORMAT with the first problem in err otherwise. */
 int td_db_check(td_db_t *db, td_error_t *err);
 
+/* Which versions hold each file of a tree exactly, at the same path: what
+ * base-version detection (the version with the most identical files) and
+ * backport detection (the other versions that hold a changed file's exact
+ * content) need, for a whole tree in one call. Files are identical by
+ * SHA-256, symlinks and gitlinks by their target text; other entries never
+ * match. Versions are numbered as td_db_versions lists them: 0 is the oldest. */
+typedef struct td_db_matches {
+	size_t version_count;
+	uint64_t *identical;  /* [version_count]: files of the tree identical in that version */
+	size_t file_count;    /* the tree's count */
+	size_t *start;        /* [file_count + 1]: file i is identical in the versions */
+	uint32_t *version;    /* version[start[i]] .. version[start[i + 1] - 1], ascending */
+} td_db_matches_t;
+
+/* Match every file of tree (index i of tree->files is file i) against every
+ * version: one indexed lookup per file, whatever the number of versions.
+ * Caller frees with td_db_matches_free(). */
+int td_db_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_error_t *err);
+void td_db_matches_free(td_db_matches_t *m);
+
 typedef struct td_db_writer td_db_writer_t;
 
 enum {
