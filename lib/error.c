@@ -58,14 +58,14 @@ void *td_malloc_array(size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	return malloc(n * size ? n * size : 1);
+	return malloc(n && size ? n * size : 1);
 }
 
 void *td_realloc_array(void *p, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	return realloc(p, n * size ? n * size : 1);
+	return realloc(p, n && size ? n * size : 1);
 }
 
 char *td_strndup(const char *s, size_t n)
