@@ -1,7 +1,19 @@
 /* TLSH, the Trend Micro Locality Sensitive Hash, compatible byte for byte
  * with the reference implementation 4.x in its default configuration:
  * 128 buckets, 1-byte checksum, "T1" version prefix, minimum input 50 bytes.
- * Pure computation: no I/O, no allocation. */
+ * Pure computation: no I/O, no allocation, no mutable global state; any
+ * number of threads may use it on their own contexts.
+ *
+ * Two deliberate differences from the reference, both outside what it can
+ * do correctly:
+ * - The digest does not depend on how the input is split across updates
+ *   (the reference's differs when its first chunk is under 5 bytes).
+ * - Inputs longer than 4,224,281,216 bytes (the last entry of the length
+ *   table, about 3.93 GiB) all get the last length value, 169; the reference
+ *   never returns for them. Bucket counts saturate at UINT32_MAX instead of
+ *   wrapping, which only an input of several GiB can reach. Digests of files
+ *   over 4 GiB are therefore valid and comparable among themselves, but no
+ *   reference build produces them. */
 #ifndef TREEDRIFT_TLSH_H
 #define TREEDRIFT_TLSH_H
 
@@ -26,7 +38,8 @@ typedef struct td_tlsh {
 } td_tlsh_t;
 
 /* Streaming state; the caller embeds it. The digest does not depend on how
- * the input is split across td_tlsh_update calls. */
+ * the input is split across td_tlsh_update calls. Only bucket[0..127]
+ * make the digest; the upper half is not kept up to date. */
 typedef struct td_tlsh_ctx {
 	uint32_t bucket[256];
 	uint64_t len_bytes;
@@ -61,6 +74,10 @@ int td_tlsh_parse(td_tlsh_t *out, const char *text, size_t len);
 /* Distance between two digests; 0 = near identical. With len_diff=0 the
  * file-length term is left out (the reference's -xlen). */
 int td_tlsh_distance(const td_tlsh_t *a, const td_tlsh_t *b, int len_diff);
+
+/* The same distance when it is at most limit; otherwise some value greater
+ * than limit (it may stop early), for nearest-neighbour searches. */
+int td_tlsh_distance_bounded(const td_tlsh_t *a, const td_tlsh_t *b, int len_diff, int limit);
 
 #ifdef __cplusplus
 }

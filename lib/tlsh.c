@@ -1,0 +1,423 @@
+/* TLSH digest and distance, compatible with the reference 4.x default.
+ *
+ * The counting loop is what a tree scan spends its time on, so it is shaped
+ * for speed while computing exactly what the reference computes:
+ * - The first two Pearson steps of all seven salted mappings depend only on
+ *   the newest byte, so one 64-bit load from tlsh_first_step replaces seven
+ *   pairs of lookups. The tables together are 2.3 KiB and stay in L1.
+ * - The window lives in registers; the first four bytes of a stream, which
+ *   only fill it, are taken apart once, so the loop has no fill branch.
+ * - Even and odd positions count into two separate arrays, added up after
+ *   the run: runs of equal bytes hit the same counter half as often, which
+ *   shortens the store-to-load forwarding chains they cause.
+ * Constants from the specification are in tlsh_spec.h; tlsh_tables.h is
+ * generated from them at build time (lib/gen/tlsh_tables.c). */
+#include <string.h>
+
+#include "treedrift/tlsh.h"
+#include "tlsh_spec.h"
+#include "tlsh_tables.h"
+#include "internal.h"
+
+/* Counts are kept in local arrays for at most this many bytes before they
+ * are added to the context: 6 increments a byte cannot wrap a uint32_t. */
+#define TLSH_RUN_BYTES ((size_t)1 << 20)
+
+/* Below this, zeroing and folding the local arrays costs more than it saves. */
+#define TLSH_SMALL_UPDATE_BYTES 512
+
+#define T(x) tlsh_pearson[(x)]
+
+/* The checksum and six bucket indexes of one position: c0 is the newest
+ * byte, c1..c4 the four before it, newest first. Returns the new checksum. */
+static inline unsigned tlsh_position(unsigned idx[6], unsigned sum, unsigned c0,
+				     unsigned c1, unsigned c2, unsigned c3, unsigned c4)
+{
+	uint64_t f = tlsh_first_step[c0];
+
+	idx[0] = T(T(((unsigned)(f >> 8) & 0xff) ^ c1) ^ c2);
+	idx[1] = T(T(((unsigned)(f >> 16) & 0xff) ^ c1) ^ c3);
+	idx[2] = T(T(((unsigned)(f >> 24) & 0xff) ^ c2) ^ c3);
+	idx[3] = T(T(((unsigned)(f >> 32) & 0xff) ^ c2) ^ c4);
+	idx[4] = T(T(((unsigned)(f >> 40) & 0xff) ^ c1) ^ c4);
+	idx[5] = T(T(((unsigned)(f >> 48) & 0xff) ^ c3) ^ c4);
+	return T(T(((unsigned)f & 0xff) ^ c1) ^ sum);
+}
+
+static inline void count6(uint32_t *restrict b, const unsigned idx[6])
+{
+	b[idx[0]]++;
+	b[idx[1]]++;
+	b[idx[2]]++;
+	b[idx[3]]++;
+	b[idx[4]]++;
+	b[idx[5]]++;
+}
+
+/* Count n bytes (n <= TLSH_RUN_BYTES) once the window is full. */
+static void count_run(uint32_t *restrict even, uint32_t *restrict odd, td_tlsh_ctx_t *ctx,
+		      const uint8_t *p, size_t n)
+{
+	unsigned c1 = ctx->window[0], c2 = ctx->window[1];
+	unsigned c3 = ctx->window[2], c4 = ctx->window[3];
+	unsigned sum = ctx->checksum;
+	unsigned idx[6];
+	size_t i;
+
+	for (i = 0; i + 2 <= n; i += 2) {
+		unsigned x0 = p[i], y0 = p[i + 1];
+
+		sum = tlsh_position(idx, sum, x0, c1, c2, c3, c4);
+		count6(even, idx);
+		sum = tlsh_position(idx, sum, y0, x0, c1, c2, c3);
+		count6(odd, idx);
+		c4 = c2;
+		c3 = c1;
+		c2 = x0;
+		c1 = y0;
+	}
+	if (i < n) {
+		unsigned x0 = p[i];
+
+		sum = tlsh_position(idx, sum, x0, c1, c2, c3, c4);
+		count6(even, idx);
+		c4 = c3;
+		c3 = c2;
+		c2 = c1;
+		c1 = x0;
+	}
+	ctx->window[0] = (uint8_t)c1;
+	ctx->window[1] = (uint8_t)c2;
+	ctx->window[2] = (uint8_t)c3;
+	ctx->window[3] = (uint8_t)c4;
+	ctx->checksum = (uint8_t)sum;
+}
+
+static inline uint32_t add_saturated(uint32_t a, uint32_t b)
+{
+	return a > UINT32_MAX - b ? UINT32_MAX : a + b;
+}
+
+static void update_large(td_tlsh_ctx_t *ctx, const uint8_t *p, size_t n)
+{
+	uint32_t even[TLSH_BUCKETS], odd[TLSH_BUCKETS];
+
+	memset(even, 0, sizeof(even));
+	memset(odd, 0, sizeof(odd));
+	count_run(even, odd, ctx, p, n);
+	for (size_t i = 0; i < TLSH_EFF_BUCKETS; i++)
+		ctx->bucket[i] = add_saturated(ctx->bucket[i], even[i] + odd[i]);
+}
+
+/* Short updates count straight into the context, one byte at a time. */
+static void update_small(td_tlsh_ctx_t *ctx, const uint8_t *p, size_t n)
+{
+	uint32_t *b = ctx->bucket;
+	unsigned idx[6];
+
+	for (size_t i = 0; i < n; i++) {
+		ctx->checksum = (uint8_t)tlsh_position(idx, ctx->checksum, p[i], ctx->window[0],
+						       ctx->window[1], ctx->window[2], ctx->window[3]);
+		for (int k = 0; k < 6; k++)
+			b[idx[k]] += b[idx[k]] != UINT32_MAX;
+		memmove(ctx->window + 1, ctx->window, 3);
+		ctx->window[0] = p[i];
+	}
+}
+
+void td_tlsh_init(td_tlsh_ctx_t *ctx)
+{
+	memset(ctx, 0, sizeof(*ctx));
+}
+
+void td_tlsh_update(td_tlsh_ctx_t *ctx, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	/* The first four bytes of a stream only fill the window. */
+	while (len && ctx->len_bytes < TLSH_WINDOW_BYTES - 1) {
+		memmove(ctx->window + 1, ctx->window, 3);
+		ctx->window[0] = *p++;
+		ctx->len_bytes++;
+		len--;
+	}
+	ctx->len_bytes += len;
+	while (len) {
+		size_t n = len < TLSH_RUN_BYTES ? len : TLSH_RUN_BYTES;
+
+		if (n < TLSH_SMALL_UPDATE_BYTES)
+			update_small(ctx, p, n);
+		else
+			update_large(ctx, p, n);
+		p += n;
+		len -= n;
+	}
+}
+
+/* Rearrange a[lo..hi] so that a[k] holds the value it would hold sorted,
+ * with nothing greater before it and nothing smaller after; returns it.
+ * Three-way partitions, because counts repeat (often many zeros). */
+static uint32_t select_kth(uint32_t *a, int lo, int hi, int k)
+{
+	for (;;) {
+		uint32_t pivot = a[lo + (hi - lo) / 2];
+		int lt = lo, i = lo, gt = hi;
+
+		while (i <= gt) {
+			uint32_t v = a[i];
+			if (v < pivot) {
+				a[i++] = a[lt];
+				a[lt++] = v;
+			} else if (v > pivot) {
+				a[i] = a[gt];
+				a[gt--] = v;
+			} else {
+				i++;
+			}
+		}
+		/* Now a[lo..lt-1] < pivot, a[lt..gt] == pivot, a[gt+1..hi] > pivot. */
+		if (k < lt)
+			hi = lt - 1;
+		else if (k > gt)
+			lo = gt + 1;
+		else
+			return pivot;
+	}
+}
+
+/* The reference's length value: the index of the first table entry that is
+ * at least len, capped at the last index. */
+static uint8_t length_value(uint64_t len)
+{
+	size_t lo = 0, hi = TLSH_NTOPVAL - 1;
+
+	if (len >= tlsh_topval[TLSH_NTOPVAL - 1])
+		return TLSH_NTOPVAL - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (len <= tlsh_topval[mid])
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return (uint8_t)lo;
+}
+
+td_tlsh_status_t td_tlsh_final(td_tlsh_t *out, const td_tlsh_ctx_t *ctx)
+{
+	uint32_t sorted[TLSH_EFF_BUCKETS];
+	uint32_t q1, q2, q3;
+	int nonzero = 0;
+
+	if (ctx->len_bytes < TD_TLSH_MIN_INPUT_BYTES)
+		return TD_TLSH_TOO_SHORT;
+
+	memcpy(sorted, ctx->bucket, sizeof(sorted));
+	q2 = select_kth(sorted, 0, TLSH_EFF_BUCKETS - 1, TLSH_Q2_INDEX);
+	q1 = select_kth(sorted, 0, TLSH_Q2_INDEX - 1, TLSH_Q1_INDEX);
+	q3 = select_kth(sorted, TLSH_Q2_INDEX + 1, TLSH_EFF_BUCKETS - 1, TLSH_Q3_INDEX);
+	if (q3 == 0)
+		return TD_TLSH_TOO_UNIFORM;
+	for (size_t i = 0; i < TLSH_EFF_BUCKETS; i++)
+		nonzero += ctx->bucket[i] != 0;
+	if (nonzero < TLSH_MIN_NONZERO_BUCKETS)
+		return TD_TLSH_TOO_UNIFORM;
+
+	/* Each bucket becomes a 2-bit code by quartile, four to a body byte,
+	 * the lowest bucket in the lowest bits. */
+	for (size_t i = 0; i < TD_TLSH_BODY_BYTES; i++) {
+		unsigned h = 0;
+		for (unsigned j = 0; j < 4; j++) {
+			uint32_t k = ctx->bucket[4 * i + j];
+			unsigned code = (k > q3) ? 3 : (k > q2) ? 2 : (k > q1) ? 1 : 0;
+			h |= code << (2 * j);
+		}
+		out->body[i] = (uint8_t)h;
+	}
+	out->checksum = ctx->checksum;
+	out->lvalue = length_value(ctx->len_bytes);
+	out->q1_ratio = (uint8_t)((uint64_t)q1 * 100 / q3 % TLSH_RANGE_QRATIO);
+	out->q2_ratio = (uint8_t)((uint64_t)q2 * 100 / q3 % TLSH_RANGE_QRATIO);
+	return TD_TLSH_OK;
+}
+
+td_tlsh_status_t td_tlsh_hash(td_tlsh_t *out, const void *data, size_t len)
+{
+	td_tlsh_ctx_t ctx;
+
+	td_tlsh_init(&ctx);
+	td_tlsh_update(&ctx, data, len);
+	return td_tlsh_final(out, &ctx);
+}
+
+const char *td_tlsh_status_name(td_tlsh_status_t status)
+{
+	switch (status) {
+	case TD_TLSH_OK: return "ok";
+	case TD_TLSH_TOO_SHORT: return "too_short";
+	case TD_TLSH_TOO_UNIFORM: return "too_uniform";
+	}
+	return "unknown";
+}
+
+/* The hex form: checksum, length value and the Q byte with their nibbles
+ * swapped, then the body from its last byte to its first. */
+static void to_wire(uint8_t wire[3 + TD_TLSH_BODY_BYTES], const td_tlsh_t *h)
+{
+	wire[0] = (uint8_t)(h->checksum << 4 | h->checksum >> 4);
+	wire[1] = (uint8_t)(h->lvalue << 4 | h->lvalue >> 4);
+	wire[2] = (uint8_t)((h->q1_ratio & 0xf) << 4 | (h->q2_ratio & 0xf));
+	for (size_t i = 0; i < TD_TLSH_BODY_BYTES; i++)
+		wire[3 + i] = h->body[TD_TLSH_BODY_BYTES - 1 - i];
+}
+
+void td_tlsh_format(char out[TD_TLSH_HEX_CHARS + 1], const td_tlsh_t *h)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	uint8_t wire[3 + TD_TLSH_BODY_BYTES];
+	char *o = out;
+
+	to_wire(wire, h);
+	*o++ = 'T';
+	*o++ = '1';
+	for (size_t i = 0; i < sizeof(wire); i++) {
+		*o++ = hex[wire[i] >> 4];
+		*o++ = hex[wire[i] & 0xf];
+	}
+	*o = '\0';
+}
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int td_tlsh_parse(td_tlsh_t *out, const char *text, size_t len)
+{
+	uint8_t wire[3 + TD_TLSH_BODY_BYTES];
+
+	if (len == TD_TLSH_HEX_CHARS && text[0] == 'T' && text[1] == '1') {
+		text += 2;
+		len -= 2;
+	}
+	if (len != 2 * sizeof(wire))
+		return -1;
+	for (size_t i = 0; i < sizeof(wire); i++) {
+		int hi = hex_value(text[2 * i]), lo = hex_value(text[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		wire[i] = (uint8_t)(hi << 4 | lo);
+	}
+	out->checksum = (uint8_t)(wire[0] << 4 | wire[0] >> 4);
+	out->lvalue = (uint8_t)(wire[1] << 4 | wire[1] >> 4);
+	out->q1_ratio = wire[2] >> 4;
+	out->q2_ratio = wire[2] & 0xf;
+	for (size_t i = 0; i < TD_TLSH_BODY_BYTES; i++)
+		out->body[TD_TLSH_BODY_BYTES - 1 - i] = wire[3 + i];
+	return 0;
+}
+
+/* Circular difference of x and y in 0..range-1. */
+static inline int mod_diff(unsigned x, unsigned y, unsigned range)
+{
+	unsigned d = x > y ? x - y : y - x;
+	return (int)(d < range - d ? d : range - d);
+}
+
+/* d if d <= 1, else (d - 1) * mult + extra, written without a branch: in a
+ * search these differences are random, and mispredictions would cost more
+ * than the rest of the distance. */
+static inline int scaled_diff(int d, int mult, int extra)
+{
+	int big = -(d > 1);
+	return d + (big & ((d - 1) * mult + extra - d));
+}
+
+/* Everything but the body: length, quartile ratios and checksum. The
+ * length term is d * TLSH_LENGTH_MULT above 1, the ratio terms
+ * (d - 1) * TLSH_QRATIO_MULT. */
+static inline int header_distance(const td_tlsh_t *a, const td_tlsh_t *b, int len_diff)
+{
+	int d = 0;
+
+	if (len_diff)
+		d += scaled_diff(mod_diff(a->lvalue, b->lvalue, TLSH_RANGE_LVALUE),
+				 TLSH_LENGTH_MULT, TLSH_LENGTH_MULT);
+	d += scaled_diff(mod_diff(a->q1_ratio & 0xf, b->q1_ratio & 0xf, TLSH_RANGE_QRATIO),
+			 TLSH_QRATIO_MULT, 0);
+	d += scaled_diff(mod_diff(a->q2_ratio & 0xf, b->q2_ratio & 0xf, TLSH_RANGE_QRATIO),
+			 TLSH_QRATIO_MULT, 0);
+	d += a->checksum != b->checksum;
+	return d;
+}
+
+/* Body scores of 8 bytes (32 codes) at once, one sum per byte (<= 24).
+ * Per 2-bit lane, with x and y the two codes, the lane's low bit marks
+ * which of the differences 1, 2 and 3 it has; the marks are then summed
+ * within each byte. This was measured faster than a 64 KiB table of byte
+ * pairs, and it leaves the cache to the digests being searched. */
+static inline uint64_t body_scores8(const uint8_t *a8, const uint8_t *b8)
+{
+	const uint64_t m1 = 0x5555555555555555u, m2 = 0x3333333333333333u;
+	const uint64_t m4 = 0x0f0f0f0f0f0f0f0fu;
+	uint64_t a, b, a0, a1, x0, x1, both, d1, d2, d3, t, u;
+
+	_Static_assert(TLSH_BODY_DIFF1 == 1 && TLSH_BODY_DIFF2 == 2 && TLSH_BODY_DIFF3 <= 6,
+		       "the lane sums below are sized for scores 1, 2 and at most 6");
+	memcpy(&a, a8, 8);
+	memcpy(&b, b8, 8);
+	a0 = a & m1;
+	a1 = (a >> 1) & m1;
+	x0 = a0 ^ (b & m1);
+	x1 = a1 ^ ((b >> 1) & m1);
+	/* Both bits differ: x and y are 0 and 3 (difference 3) when x's two
+	 * bits are equal, else 1 and 2 (difference 1). */
+	both = x0 & x1;
+	d3 = both & ~(a0 ^ a1);
+	d2 = x1 & ~x0;
+	d1 = (x0 & ~x1) | (both & (a0 ^ a1));
+
+	t = d1 * TLSH_BODY_DIFF1 + d2 * TLSH_BODY_DIFF2;   /* <= 2 per lane */
+	t = (t & m2) + ((t >> 2) & m2);
+	t = (t + (t >> 4)) & m4;                            /* <= 8 per byte */
+	u = (d3 & m2) + ((d3 >> 2) & m2);
+	u = (u + (u >> 4)) & m4;                            /* <= 4 per byte */
+	return t + u * TLSH_BODY_DIFF3;
+}
+
+/* Sum of the bytes of t, each <= 255, with shifts only: compilers vectorize
+ * this code, and SSE2 has no 64-bit multiply. */
+static inline int sum_bytes(uint64_t t)
+{
+	t = (t & 0x00ff00ff00ff00ffu) + ((t >> 8) & 0x00ff00ff00ff00ffu);
+	t += t >> 16;
+	t += t >> 32;
+	return (int)(t & 0xffff);
+}
+
+int td_tlsh_distance(const td_tlsh_t *a, const td_tlsh_t *b, int len_diff)
+{
+	uint64_t t = 0;
+
+	/* Four words of byte sums <= 24 stay <= 96 per byte. */
+	for (size_t i = 0; i < TD_TLSH_BODY_BYTES; i += 8)
+		t += body_scores8(a->body + i, b->body + i);
+	return header_distance(a, b, len_diff) + sum_bytes(t);
+}
+
+int td_tlsh_distance_bounded(const td_tlsh_t *a, const td_tlsh_t *b, int len_diff, int limit)
+{
+	int d = header_distance(a, b, len_diff);
+
+	/* Checked every quarter of the body: often enough to cut a search
+	 * short, rarely enough not to slow down the sums that go the distance. */
+	for (size_t i = 0; i < TD_TLSH_BODY_BYTES && d <= limit; i += 8)
+		d += sum_bytes(body_scores8(a->body + i, b->body + i));
+	return d;
+}
