@@ -1,6 +1,6 @@
 /* TLSH: reproduce every line of tests/data/tlsh (the reference's outputs),
  * and check what the reference data cannot: that the digest does not depend
- * on how the input is split, parsing, the
+ * on how the input is split, that the counting loops agree, parsing, the
  * bounded distance, the length cap and counter saturation. */
 #include <stdint.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "treedrift/tlsh.h"
+#include "tlsh_impl.h"
 #include "tlsh_spec.h"
 #include "check.h"
 
@@ -417,7 +418,7 @@ enum split { SPLIT_ONES, SPLIT_RANDOM, SPLIT_HEAD, SPLIT_EDGES };
 
 /* Feed it in pieces as split says; head is the first piece for SPLIT_HEAD. */
 static void feed(td_tlsh_ctx_t *ctx, const item_t *it, enum split split, size_t head,
-		 uint64_t seed)
+		 uint64_t seed, td_tlsh_impl_t impl)
 {
 	static const size_t edges[] = { 1, 3, 4, 5, 63, 64, 65, 127, 511, 512, 513, 4097, 70000 };
 	xorshift_t g = { seed };
@@ -444,22 +445,23 @@ static void feed(td_tlsh_ctx_t *ctx, const item_t *it, enum split split, size_t 
 		}
 		if (n > it->len - off)
 			n = it->len - off;
-		td_tlsh_update(ctx, it->data + off, n);
+		td_tlsh_update_impl(ctx, it->data + off, n, impl);
 		off += n;
 	}
 }
 
-static void check_split(const item_t *it, enum split split, size_t head)
+static void check_split(const item_t *it, enum split split, size_t head, td_tlsh_impl_t impl)
 {
 	td_tlsh_ctx_t whole, parts;
 	td_tlsh_t d;
 	td_tlsh_status_t st;
 
 	td_tlsh_init(&whole);
-	td_tlsh_update(&whole, it->data, it->len);
-	feed(&parts, it, split, head, 0x9e3779b97f4a7c15u ^ it->len);
+	td_tlsh_update_impl(&whole, it->data, it->len, TD_TLSH_IMPL_SCALAR);
+	feed(&parts, it, split, head, 0x9e3779b97f4a7c15u ^ it->len, impl);
 	if (!same_state(&whole, &parts))
-		fprintf(stderr, "split %d (head %zu) of %s\n", (int)split, head, it->name);
+		fprintf(stderr, "split %d (head %zu, impl %d) of %s\n", (int)split, head, (int)impl,
+			it->name);
 	CHECK(same_state(&whole, &parts));
 	st = td_tlsh_final(&d, &parts);
 	CHECK_INT(st, it->status);
@@ -473,11 +475,29 @@ static void check_streaming(item_set_t *s)
 		const item_t *it = &s->items[i];
 
 		if (it->len <= 1100000)
-			check_split(it, SPLIT_ONES, 0);
-		check_split(it, SPLIT_RANDOM, 0);
-		check_split(it, SPLIT_EDGES, 0);
+			check_split(it, SPLIT_ONES, 0, TD_TLSH_IMPL_AUTO);
+		check_split(it, SPLIT_RANDOM, 0, TD_TLSH_IMPL_AUTO);
+		check_split(it, SPLIT_EDGES, 0, TD_TLSH_IMPL_AUTO);
 		for (size_t head = 1; head <= 6; head++)
-			check_split(it, SPLIT_HEAD, head);
+			check_split(it, SPLIT_HEAD, head, TD_TLSH_IMPL_AUTO);
+	}
+}
+
+/* The vector loop must count exactly what the scalar one does. */
+static void check_impls(item_set_t *s)
+{
+	if (!td_tlsh_impl_supported(TD_TLSH_IMPL_AVX512)) {
+		printf("avx512: not supported by this build or CPU, not tested\n");
+		return;
+	}
+	for (int i = 0; i < s->n; i++) {
+		const item_t *it = &s->items[i];
+
+		check_split(it, SPLIT_HEAD, it->len, TD_TLSH_IMPL_AVX512);
+		check_split(it, SPLIT_RANDOM, 0, TD_TLSH_IMPL_AVX512);
+		check_split(it, SPLIT_EDGES, 0, TD_TLSH_IMPL_AVX512);
+		for (size_t head = 1; head <= 6; head++)
+			check_split(it, SPLIT_HEAD, head, TD_TLSH_IMPL_AVX512);
 	}
 }
 
@@ -690,6 +710,8 @@ int main(void)
 
 	check_streaming(&examples);
 	check_streaming(&edge);
+	check_impls(&examples);
+	check_impls(&edge);
 
 	alice = find_item(&examples, "example_data/0Alice.txt");
 	CHECK(alice != NULL);
