@@ -9,6 +9,7 @@ set -u
 bin=$1
 data=$2/tlsh
 [ -x "$bin" ] || { echo "skip: $bin not built"; exit 77; }
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac  # the tests change directory
 
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
