@@ -1679,8 +1679,8 @@ static int sync_dir(const char *dir)
 
 int td_db_writer_commit(td_db_writer_t *w, td_error_t *err)
 {
-	char tool[64], now[32];
-	int rc;
+	char tool[64], now[32], problem[512];
+	int found = 0, rc;
 
 	if (!w->db)
 		return td_error_set(err, TD_EINVAL, "the writer of '%s' is closed", w->path);
@@ -1688,6 +1688,15 @@ int td_db_writer_commit(td_db_writer_t *w, td_error_t *err)
 	utc_now(now);
 	if ((rc = meta_put(w, "modified_by", tool, err)) || (rc = meta_put(w, "modified_at", now, err)))
 		goto fail;
+	/* What is renamed into place must at least be structurally sound; a
+	 * quick check reads every page once (a few ms per MB). */
+	rc = first_problem(w->db, "PRAGMA quick_check", problem, sizeof(problem), &found);
+	if (rc != SQLITE_OK || !found || strcmp(problem, "ok")) {
+		rc = td_error_set(err, TD_EFORMAT, "refusing to replace '%s': the new database is corrupt: %s",
+				  w->path, rc != SQLITE_OK ? sqlite3_errmsg(w->db)
+				  : found ? first_line(problem) : "no answer");
+		goto fail;
+	}
 	writer_close_db(w);
 	/* SQLite wrote every page when its transactions committed; make them
 	 * durable before the name points at them. */

@@ -965,6 +965,23 @@ static void test_corrupt(void)
 			printf("corruption at page %zu: %s\n", page + 1, err.msg);
 		}
 		td_db_free(db);
+		/* Appending to it fails somewhere before the rename, and the file
+		 * stays as it was. */
+		{
+			td_tree_t *extra = tree_numbered("v3", 3000);
+			td_db_writer_t *w = NULL;
+			rc = td_db_writer_open(&w, bad, TD_DB_APPEND, &err);
+			if (!rc)
+				rc = td_db_writer_add(w, extra, 0, &err);
+			if (!rc)
+				rc = td_db_writer_commit(w, &err);
+			td_db_writer_free(w);
+			CHECK_INT(rc, TD_EFORMAT);
+			printf("append to corrupt copy: %s\n", err.msg);
+			CHECK(same_file(bad, copy, len));
+			CHECK_INT(count_named(tmpdir, "bad.db.tmp-"), 0);
+			td_tree_free(extra);
+		}
 		free(copy);
 		unlink(bad);
 	}
