@@ -822,7 +822,7 @@ static void test_open_errors(void)
 	before = read_all(foreign, &len);
 	CHECK_INT(td_db_writer_open(&w, foreign, TD_DB_APPEND, &err), TD_EFORMAT);
 	CHECK_INT(td_db_writer_open(&w, foreign, TD_DB_CREATE, &err), TD_EFORMAT);
-	CHECK(strstr(err.msg, "refusing to replace") != NULL);
+	CHECK(strstr(err.msg, "refusing to replace it: ") != NULL && strstr(err.msg, "is not a treedrift database"));
 	CHECK(same_file(foreign, before, len));
 	free(before);
 	before = read_all(text, &len);
