@@ -882,7 +882,7 @@ static int disk_full_child(const char *dir)
 
 	if (unshare(CLONE_NEWNS) && unshare(CLONE_NEWUSER | CLONE_NEWNS))
 		return 77;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
 	    mount("tmpfs", dir, "tmpfs", 0, "size=256k"))
 		return 77;
 	snprintf(path, sizeof(path), "%s/full.db", dir);
