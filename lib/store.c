@@ -198,7 +198,8 @@ static int validate_schema(sqlite3 *db, const char *path, td_error_t *err)
 	if (rc != SQLITE_OK)
 		return sql_error(err, db, rc, "read", path);
 	if (tables != SCHEMA_TABLE_COUNT)
-		return td_error_set(err, TD_EFORMAT, "'%s' is not a treedrift database: tables are missing", path);
+		return td_error_set(err, TD_EFORMAT, "'%s' is not a treedrift database: tables are missing",
+				    path);
 	return TD_OK;
 }
 
@@ -521,9 +522,10 @@ static int file_from_row(td_file_t *f, sqlite3_stmt *st)
 		return 1;
 	if (sqlite3_column_type(st, LOAD_SKIP_REASON) != SQLITE_NULL) {
 		const unsigned char *r = sqlite3_column_text(st, LOAD_SKIP_REASON);
+		int len = sqlite3_column_bytes(st, LOAD_SKIP_REASON);
 		if (!r)
 			return TD_ENOMEM;
-		f->skip_reason = skip_reason_static((const char *)r, sqlite3_column_bytes(st, LOAD_SKIP_REASON));
+		f->skip_reason = skip_reason_static((const char *)r, len);
 	}
 	if (sqlite3_column_type(st, LOAD_CONTENT_ID) != SQLITE_NULL) {
 		f->has_digest = 1;
@@ -953,6 +955,17 @@ static long lock_holder_pid(int fd)
 	return end != buf && pid > 0 ? pid : 0;
 }
 
+/* Record our pid in the lock file for the message a second writer shows.
+ * Failing only makes that message vaguer. */
+static void lock_note_pid(int fd)
+{
+	char pid[32];
+	int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+
+	if (n > 0 && ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)n, 0) == n)
+		return;
+}
+
 /* flock the lock file. The holder before us unlinks it while still holding
  * the lock, so a lock taken on a file no longer at lock_path is stale:
  * open it again. */
@@ -960,9 +973,7 @@ static int lock_acquire(td_db_writer_t *w, td_error_t *err)
 {
 	for (int tries = 0; tries < 100; tries++) {
 		struct stat held, named;
-		char pid[32];
 		int fd = open(w->lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
-		int n;
 
 		if (fd < 0)
 			return td_error_set(err, TD_EIO, "unable to create lock '%s': %s", w->lock_path,
@@ -986,10 +997,7 @@ static int lock_acquire(td_db_writer_t *w, td_error_t *err)
 			close(fd);
 			continue;
 		}
-		/* Only for the message a second writer shows; a failure is harmless. */
-		n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-		if (ftruncate(fd, 0) == 0 && n > 0 && pwrite(fd, pid, (size_t)n, 0) < 0)
-			n = 0;
+		lock_note_pid(fd);
 		w->lock_fd = fd;
 		return TD_OK;
 	}
@@ -1082,7 +1090,8 @@ static int temp_create(td_db_writer_t *w, td_error_t *err)
 		int e = errno;
 		free(w->tmp_path);
 		w->tmp_path = NULL;
-		return td_error_set(err, TD_EIO, "unable to create a temporary file beside '%s': %s", w->path, strerror(e));
+		return td_error_set(err, TD_EIO, "unable to create a temporary file beside '%s': %s",
+				    w->path, strerror(e));
 	}
 }
 
@@ -1141,7 +1150,8 @@ static int copy_existing(td_db_writer_t *w, sqlite3 *src, td_error_t *err)
 	sqlite3_backup_finish(b);
 	if (rc != SQLITE_DONE) {
 		if (sql_code(rc) == TD_EFORMAT)
-			return td_error_set(err, TD_EFORMAT, "unable to copy '%s': %s", w->path, sqlite3_errstr(rc));
+			return td_error_set(err, TD_EFORMAT, "unable to copy '%s': %s", w->path,
+					    sqlite3_errstr(rc));
 		return td_error_set(err, sql_code(rc), "unable to copy '%s': %s", w->path,
 				    sqlite3_errmsg(w->db));
 	}
@@ -1301,9 +1311,11 @@ int td_db_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td
 	 * safe when it is a treedrift database (of any schema) or empty. */
 	if (exists && (flags & TD_DB_APPEND || st.st_size > 0)) {
 		rc = open_existing(&src, w->path, !(flags & TD_DB_APPEND), err);
-		if (rc == TD_EFORMAT && !(flags & TD_DB_APPEND))
-			rc = td_error_set(err, TD_EFORMAT, "refusing to replace '%s': not a treedrift database",
-					  w->path);
+		if (rc == TD_EFORMAT && !(flags & TD_DB_APPEND) && err) {
+			char why[sizeof(err->msg)];
+			snprintf(why, sizeof(why), "%s", err->msg);
+			td_error_set(err, rc, "refusing to replace it: %s", why);
+		}
 		if (rc)
 			goto out;
 		if (!(flags & TD_DB_APPEND)) {
@@ -1314,7 +1326,8 @@ int td_db_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td
 	if ((rc = temp_create(w, err)))
 		goto out;
 	if (exists && fchmod(w->tmp_fd, st.st_mode & 07777)) {
-		rc = td_error_set(err, TD_EIO, "unable to set the mode of '%s': %s", w->tmp_path, strerror(errno));
+		rc = td_error_set(err, TD_EIO, "unable to set the mode of '%s': %s", w->tmp_path,
+				  strerror(errno));
 		goto out;
 	}
 	rc = sqlite3_open_v2(w->tmp_path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
@@ -1679,8 +1692,8 @@ static int sync_dir(const char *dir)
 
 int td_db_writer_commit(td_db_writer_t *w, td_error_t *err)
 {
-	char tool[64], now[32];
-	int rc;
+	char tool[64], now[32], problem[512];
+	int found = 0, rc;
 
 	if (!w->db)
 		return td_error_set(err, TD_EINVAL, "the writer of '%s' is closed", w->path);
@@ -1688,6 +1701,15 @@ int td_db_writer_commit(td_db_writer_t *w, td_error_t *err)
 	utc_now(now);
 	if ((rc = meta_put(w, "modified_by", tool, err)) || (rc = meta_put(w, "modified_at", now, err)))
 		goto fail;
+	/* What is renamed into place must at least be structurally sound; a
+	 * quick check reads every page once (a few ms per MB). */
+	rc = first_problem(w->db, "PRAGMA quick_check", problem, sizeof(problem), &found);
+	if (rc != SQLITE_OK || !found || strcmp(problem, "ok")) {
+		rc = td_error_set(err, TD_EFORMAT, "refusing to replace '%s': the new database is corrupt: %s",
+				  w->path, rc != SQLITE_OK ? sqlite3_errmsg(w->db)
+				  : found ? first_line(problem) : "no answer");
+		goto fail;
+	}
 	writer_close_db(w);
 	/* SQLite wrote every page when its transactions committed; make them
 	 * durable before the name points at them. */

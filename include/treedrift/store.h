@@ -26,7 +26,9 @@ typedef struct td_db td_db_t;
 int td_db_sniff(const char *path);
 
 /* Open read-only. TD_EFORMAT: not a treedrift database; TD_ENEWER: written
- * by a newer schema than this build reads. Caller frees with td_db_free(). */
+ * by a newer schema than this build reads. Caller frees with td_db_free().
+ * Never creates a file. A handle serves one thread at a time (open one per
+ * thread); it keeps reading the file it opened even if a writer replaces it. */
 int td_db_open(td_db_t **out, const char *path, td_error_t *err);
 void td_db_free(td_db_t *db);
 
@@ -43,6 +45,7 @@ void td_versions_free(td_version_t *v, size_t count);
 
 /* Load one version as a tree (sorted). label NULL: the database's only
  * version, or the newest one. TD_ENOTFOUND if the label is absent.
+ * meta comes from the version row (root and source_kind as scanned).
  * Caller frees with td_tree_free(). */
 int td_db_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err);
 

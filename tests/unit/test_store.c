@@ -822,7 +822,7 @@ static void test_open_errors(void)
 	before = read_all(foreign, &len);
 	CHECK_INT(td_db_writer_open(&w, foreign, TD_DB_APPEND, &err), TD_EFORMAT);
 	CHECK_INT(td_db_writer_open(&w, foreign, TD_DB_CREATE, &err), TD_EFORMAT);
-	CHECK(strstr(err.msg, "refusing to replace") != NULL);
+	CHECK(strstr(err.msg, "refusing to replace it: ") != NULL && strstr(err.msg, "is not a treedrift database"));
 	CHECK(same_file(foreign, before, len));
 	free(before);
 	before = read_all(text, &len);
@@ -882,7 +882,7 @@ static int disk_full_child(const char *dir)
 
 	if (unshare(CLONE_NEWNS) && unshare(CLONE_NEWUSER | CLONE_NEWNS))
 		return 77;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
 	    mount("tmpfs", dir, "tmpfs", 0, "size=256k"))
 		return 77;
 	snprintf(path, sizeof(path), "%s/full.db", dir);
@@ -965,6 +965,23 @@ static void test_corrupt(void)
 			printf("corruption at page %zu: %s\n", page + 1, err.msg);
 		}
 		td_db_free(db);
+		/* Appending to it fails somewhere before the rename, and the file
+		 * stays as it was. */
+		{
+			td_tree_t *extra = tree_numbered("v3", 3000);
+			td_db_writer_t *w = NULL;
+			rc = td_db_writer_open(&w, bad, TD_DB_APPEND, &err);
+			if (!rc)
+				rc = td_db_writer_add(w, extra, 0, &err);
+			if (!rc)
+				rc = td_db_writer_commit(w, &err);
+			td_db_writer_free(w);
+			CHECK_INT(rc, TD_EFORMAT);
+			printf("append to corrupt copy: %s\n", err.msg);
+			CHECK(same_file(bad, copy, len));
+			CHECK_INT(count_named(tmpdir, "bad.db.tmp-"), 0);
+			td_tree_free(extra);
+		}
 		free(copy);
 		unlink(bad);
 	}
