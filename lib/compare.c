@@ -60,9 +60,7 @@ static int in_scope(const td_compare_opts_t *o, const td_file_t *f)
 
 static int path_cmp(const td_file_t *a, const td_file_t *b)
 {
-	size_t n = a->path_len < b->path_len ? a->path_len : b->path_len;
-	int c = memcmp(a->path, b->path, n);
-	return c ? c : (a->path_len > b->path_len) - (a->path_len < b->path_len);
+	return td_path_cmp(a->path, a->path_len, b->path, b->path_len);
 }
 
 /* Same content, proven without TLSH. */

@@ -25,5 +25,8 @@ char *td_strndup(const char *s, size_t n);
 /* Grow *buf (of *cap elements) so that it holds at least need elements. */
 int td_grow(void **buf, size_t *cap, size_t need, size_t elem_size);
 
+/* Byte order of paths, a prefix first: memcmp order, as SQLite sorts BLOBs. */
+int td_path_cmp(const char *a, size_t alen, const char *b, size_t blen);
+
 #include "banned.h"
 #endif

@@ -598,9 +598,7 @@ static int strip_single_top(td_tree_t *tree)
 
 static int path_cmp(const td_file_t *a, const td_file_t *b)
 {
-	size_t n = a->path_len < b->path_len ? a->path_len : b->path_len;
-	int c = memcmp(a->path, b->path, n);
-	return c ? c : (a->path_len > b->path_len) - (a->path_len < b->path_len);
+	return td_path_cmp(a->path, a->path_len, b->path, b->path_len);
 }
 
 static int file_order(const void *pa, const void *pb)

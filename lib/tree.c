@@ -94,7 +94,7 @@ int td_tree_append(td_tree_t *t, td_file_t *f)
 
 /* Byte order of paths, shorter first on a common prefix: memcmp semantics,
  * the same order SQLite gives BLOB columns. */
-static int path_cmp(const char *a, size_t alen, const char *b, size_t blen)
+int td_path_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
 	int c = memcmp(a, b, alen < blen ? alen : blen);
 	if (c)
@@ -105,7 +105,7 @@ static int path_cmp(const char *a, size_t alen, const char *b, size_t blen)
 static int file_cmp(const void *pa, const void *pb)
 {
 	const td_file_t *a = pa, *b = pb;
-	return path_cmp(a->path, a->path_len, b->path, b->path_len);
+	return td_path_cmp(a->path, a->path_len, b->path, b->path_len);
 }
 
 int td_tree_sort(td_tree_t *t)
@@ -125,7 +125,7 @@ const td_file_t *td_tree_find(const td_tree_t *t, const char *path, size_t path_
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const td_file_t *f = &t->files[mid];
-		int c = path_cmp(f->path, f->path_len, path, path_len);
+		int c = td_path_cmp(f->path, f->path_len, path, path_len);
 		if (!c)
 			return f;
 		if (c < 0)
