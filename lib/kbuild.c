@@ -185,10 +185,11 @@ static void warn_taint(kb_ctx_t *ctx, const kb_taint_t *t, const char *context)
 {
 	char msg[800];
 
-	if (!t->set)
-		return;
-	snprintf(msg, sizeof(msg), "%s%s%s", t->msg, context ? "; " : "", context ? context : "");
-	add_warning(ctx->r, t->file, t->line, msg);
+	for (int i = 0; i < t->set; i++) {
+		snprintf(msg, sizeof(msg), "%s%s%s", t->item[i].msg, context ? "; " : "",
+			 context ? context : "");
+		add_warning(ctx->r, t->item[i].file, t->item[i].line, msg);
+	}
 }
 
 int kb_exists(kb_eval_t *ev, const char *path)
@@ -668,20 +669,26 @@ const kb_taint_t *kb_scope_undefined_taint(const kb_scope_t *s, const char *name
 static void mark_cond_taint(kb_taint_t *t)
 {
 	static const char suffix[] = " (in a conditional's test)";
-	size_t n;
 
-	if (!t->set || strstr(t->msg, suffix))
-		return;
-	n = strlen(t->msg);
-	if (n + sizeof(suffix) <= sizeof(t->msg))
-		memcpy(t->msg + n, suffix, sizeof(suffix));
+	for (int i = 0; i < t->set; i++) {
+		char *m = t->item[i].msg;
+		size_t n = strlen(m);
+		if (strstr(m, suffix))
+			continue;
+		if (n + sizeof(suffix) > sizeof(t->item[i].msg))
+			n = sizeof(t->item[i].msg) - sizeof(suffix);
+		memcpy(m + n, suffix, sizeof(suffix));
+	}
 }
 
 int kb_exec(kb_eval_t *ev, const td_kbuild_makefile_t *mf)
 {
-	kb_cond_t stack[TD_KBUILD_MAX_COND_DEPTH];
+	kb_cond_t *stack = calloc(TD_KBUILD_MAX_COND_DEPTH, sizeof(*stack));
 	size_t depth = 0, skipped_deep = 0;
 	int rc = TD_OK;
+
+	if (!stack)
+		return TD_ENOMEM;
 
 	for (size_t i = 0; i < mf->count && !rc; i++) {
 		const td_kbuild_stmt_t *st = &mf->stmts[i];
@@ -813,6 +820,7 @@ int kb_exec(kb_eval_t *ev, const td_kbuild_makefile_t *mf)
 	if (!rc && (depth || skipped_deep))
 		kb_warn(ev, "missing 'endif' for the conditional at line %u",
 			depth ? stack[depth - 1].line : 0);
+	free(stack);
 	return rc;
 }
 

@@ -15,24 +15,40 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
+static void taint_add(kb_taint_t *t, const char *file, unsigned line, const char *msg)
+{
+	kb_taint_item_t *it;
+
+	for (int i = 0; i < t->set; i++)
+		if (t->item[i].line == line && t->item[i].file == file && !strcmp(t->item[i].msg, msg))
+			return;
+	if (t->set >= KB_TAINT_MAX)
+		return;
+	it = &t->item[t->set++];
+	it->file = file;
+	it->line = line;
+	snprintf(it->msg, sizeof(it->msg), "%s", msg);
+}
+
 void kb_taint_mark(kb_eval_t *ev, kb_taint_t *taint, const char *fmt, ...)
 {
+	char msg[sizeof(taint->item[0].msg)];
 	va_list ap;
 
-	if (!taint || taint->set)
+	if (!taint)
 		return;
-	taint->set = 1;
-	taint->file = ev->file;
-	taint->line = ev->line;
 	va_start(ap, fmt);
-	vsnprintf(taint->msg, sizeof(taint->msg), fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	taint_add(taint, ev->file, ev->line, msg);
 }
 
 void kb_taint_merge(kb_taint_t *into, const kb_taint_t *from)
 {
-	if (into && from && from->set && !into->set)
-		*into = *from;
+	if (!into || !from || into == from)
+		return;
+	for (int i = 0; i < from->set; i++)
+		taint_add(into, from->item[i].file, from->item[i].line, from->item[i].msg);
 }
 
 int kb_next_word(const char *s, size_t len, size_t *pos, const char **w, size_t *wlen)
@@ -281,7 +297,8 @@ typedef struct kb_args {
 
 static void args_release(kb_args_t *a)
 {
-	for (size_t i = 0; i < a->argc; i++)
+	/* all of them: an expansion that failed half-way may have allocated */
+	for (size_t i = 0; i < MAX_ARGS; i++)
 		kb_buf_release(&a->buf[i]);
 }
 

@@ -32,12 +32,17 @@ const char *kb_buf_str(kb_buf_t *b);
 /* Hands the content over (malloc'd, NUL-terminated) and resets b. */
 char *kb_buf_detach(kb_buf_t *b);
 
-/* Where an unknown construct was met: the first one of an expansion. */
-typedef struct kb_taint {
-	int set;
+/* Where unknown constructs were met: the first few of an expansion. */
+#define KB_TAINT_MAX 4
+typedef struct kb_taint_item {
 	const char *file;
 	unsigned line;
-	char msg[200];
+	char msg[160];
+} kb_taint_item_t;
+
+typedef struct kb_taint {
+	int set;            /* number of items */
+	kb_taint_item_t item[KB_TAINT_MAX];
 } kb_taint_t;
 
 enum { KB_UNDEFINED = 0, KB_RECURSIVE = 1, KB_SIMPLE = 2 };
