@@ -23,6 +23,13 @@ struct td_kbuild_result {
 	size_t warning_count, warning_cap, warning_total;
 };
 
+/* Recipe lines that descend with $(build)=dir (e.g. arch/x86/realmode's
+ * "$(Q)$(MAKE) $(build)=$(obj)/rm $@") add dir to the walk. */
+typedef struct kb_dirlist {
+	char **dirs;
+	size_t count, cap;
+} kb_dirlist_t;
+
 struct kb_ctx {
 	const td_kbuild_io_t *io;
 	td_kbuild_result_t *r;
@@ -31,6 +38,7 @@ struct kb_ctx {
 	size_t dirs_visited;
 	int modules;          /* CONFIG_MODULES: obj-m is built */
 	int fatal;            /* a callback's error code */
+	kb_dirlist_t prepare_dirs; /* descended into by the arch Makefile's prepare */
 };
 
 #define DIR_BUILTIN 1
@@ -434,12 +442,15 @@ static int exec_include(kb_eval_t *ev, const td_kbuild_stmt_t *st)
 			break;
 		}
 		path[kb_path_normalize(path, wl)] = '\0';
-		if (ev->include_depth >= TD_KBUILD_MAX_INCLUDE_DEPTH) {
-			kb_warn(ev, "include of '%s' nested too deep, skipped", path);
+		if (ev->include_depth >= TD_KBUILD_MAX_INCLUDE_DEPTH ||
+		    ev->includes >= TD_KBUILD_MAX_INCLUDES) {
+			kb_warn(ev, "include of '%s' nested too deep or too many includes, skipped",
+				path);
 			free(path);
 			continue;
 		}
 		ev->include_depth++;
+		ev->includes++;
 		rc = exec_file(ev, path, NULL);
 		ev->include_depth--;
 		if (rc == TD_ENOTFOUND) {
@@ -455,13 +466,6 @@ out:
 	kb_buf_release(&names);
 	return rc;
 }
-
-/* Recipe lines that descend with $(build)=dir (e.g. arch/x86/realmode's
- * "$(Q)$(MAKE) $(build)=$(obj)/rm $@") add dir to the walk. */
-typedef struct kb_dirlist {
-	char **dirs;
-	size_t count, cap;
-} kb_dirlist_t;
 
 static int dirlist_add(kb_dirlist_t *l, const char *d, size_t len)
 {
@@ -492,15 +496,31 @@ typedef struct kb_rule {
 	int has_recipe;
 } kb_rule_t;
 
+/* A rule of the arch Makefile by target name, to find what `prepare` runs. */
+typedef struct kb_named_rule {
+	char *target;
+	char *prereqs;
+	kb_dirlist_t descents; /* $(build)=dir in its recipe */
+} kb_named_rule_t;
+
 typedef struct kb_dirstate {
 	kb_dirlist_t recipe_dirs;
 	kb_rule_t *rules;
 	size_t rule_count, rule_cap;
 	size_t last_rule_start; /* rules of the latest rule statement: [start, count) */
+	int graph;              /* the arch Makefile: keep every rule by name */
+	kb_named_rule_t *named;
+	size_t named_count, named_cap, last_named_start;
 } kb_dirstate_t;
 
 static void dirstate_release(kb_dirstate_t *d)
 {
+	for (size_t i = 0; i < d->named_count; i++) {
+		free(d->named[i].target);
+		free(d->named[i].prereqs);
+		dirlist_release(&d->named[i].descents);
+	}
+	free(d->named);
 	dirlist_release(&d->recipe_dirs);
 	for (size_t i = 0; i < d->rule_count; i++) {
 		free(d->rules[i].target);
@@ -525,6 +545,45 @@ static const char *skip_dot_slash(const char *w, size_t *wl)
 	return w;
 }
 
+static int record_named_rule(kb_eval_t *ev, kb_dirstate_t *ds, const td_kbuild_stmt_t *st)
+{
+	kb_buf_t targets = { 0 }, prereqs = { 0 };
+	kb_taint_t t = { 0 };
+	const char *w;
+	size_t pos = 0, wl;
+	int rc;
+
+	ds->last_named_start = ds->named_count;
+	if (strchr(st->text, '='))
+		return TD_OK;
+	if ((rc = kb_expand(ev, st->name, strlen(st->name), &targets, &t)) ||
+	    (rc = kb_expand(ev, st->text, strlen(st->text), &prereqs, &t)))
+		goto out;
+	while (kb_next_word(kb_buf_str(&targets), targets.len, &pos, &w, &wl)) {
+		kb_named_rule_t *r;
+		if (td_grow((void **)&ds->named, &ds->named_cap, ds->named_count + 1,
+			    sizeof(*ds->named))) {
+			rc = TD_ENOMEM;
+			goto out;
+		}
+		r = &ds->named[ds->named_count];
+		memset(r, 0, sizeof(*r));
+		r->target = td_strndup(w, wl);
+		r->prereqs = td_strndup(kb_buf_str(&prereqs), prereqs.len);
+		if (!r->target || !r->prereqs) {
+			free(r->target);
+			free(r->prereqs);
+			rc = TD_ENOMEM;
+			goto out;
+		}
+		ds->named_count++;
+	}
+out:
+	kb_buf_release(&targets);
+	kb_buf_release(&prereqs);
+	return rc;
+}
+
 static int exec_rule(kb_eval_t *ev, const td_kbuild_stmt_t *st)
 {
 	kb_dirstate_t *ds = ev->dir;
@@ -537,6 +596,8 @@ static int exec_rule(kb_eval_t *ev, const td_kbuild_stmt_t *st)
 	if (!ds)
 		return TD_OK;
 	ds->last_rule_start = ds->rule_count;
+	if (ds->graph)
+		return record_named_rule(ev, ds, st);
 	if (strchr(st->text, '=') || !strstr(st->name, ".o"))
 		return TD_OK; /* target-specific variables, or no object made */
 	if ((rc = kb_expand(ev, st->name, strlen(st->name), &targets, &t)) ||
@@ -603,6 +664,10 @@ static int exec_recipe(kb_eval_t *ev, const td_kbuild_stmt_t *st)
 		while (p[n] && p[n] != ' ' && p[n] != '\t' && p[n] != ';')
 			n++;
 		if (n && (rc = dirlist_add(recipe_dirs, p, n)))
+			break;
+		for (size_t i = ds->last_named_start; ds->graph && i < ds->named_count && !rc; i++)
+			rc = dirlist_add(&ds->named[i].descents, p, n);
+		if (rc)
 			break;
 	}
 out:
@@ -696,6 +761,11 @@ int kb_exec(kb_eval_t *ev, const td_kbuild_makefile_t *mf)
 
 		if (!ev->fixed_line)
 			ev->line = st->line;
+		if (!ev->stmts_left) {
+			rc = KB_ELIMIT;
+			break;
+		}
+		ev->stmts_left--;
 		switch (st->kind) {
 		case TD_KB_STMT_IFDEF:
 		case TD_KB_STMT_IFEQ: {
@@ -1222,6 +1292,7 @@ static int eval_dir(kb_ctx_t *ctx, const char *dir, int flags, unsigned depth,
 	init_dir_scope(ctx, &scope, dir);
 	ev.scope = &scope;
 	ev.work_left = TD_KBUILD_WORK_BUDGET;
+	ev.stmts_left = TD_KBUILD_MAX_STATEMENTS;
 	ev.dir = &ds;
 	/* The filename Kbuild has precedence over Makefile */
 	snprintf(path, sizeof(path), "%s%sKbuild", strcmp(dir, ".") ? dir : "",
@@ -1273,6 +1344,56 @@ static const char fallback_top[] =
 	"obj-$(CONFIG_NET) += net/\n"
 	"obj-y += virt/ $(ARCH_DRIVERS)\n";
 
+/* The directories the arch Makefile's preparation descends into: the
+ * $(build)=dir recipes of the rules that prepare, archprepare, archheaders
+ * and archscripts (the top Makefile's hooks) reach through their
+ * prerequisites, e.g. arm64's vdso_prepare building arch/arm64/kernel/vdso.
+ * Image and boot targets are not reached from there. */
+static int collect_prepare_dirs(kb_ctx_t *ctx, const kb_dirstate_t *ds)
+{
+	static const char *const roots[] = { "prepare", "archprepare", "archheaders", "archscripts" };
+	char *seen = calloc(ds->named_count ? ds->named_count : 1, 1);
+	const char **queue = td_malloc_array(ds->named_count + 4, sizeof(char *));
+	size_t head = 0, tail = 0;
+	int rc = TD_OK;
+
+	if (!seen || !queue) {
+		rc = TD_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < 4; i++)
+		queue[tail++] = roots[i];
+	while (head < tail && !rc) {
+		const char *name = queue[head++];
+		for (size_t i = 0; i < ds->named_count && !rc; i++) {
+			const kb_named_rule_t *r = &ds->named[i];
+			size_t pos = 0, wl;
+			const char *w;
+			if (seen[i] || strcmp(r->target, name))
+				continue;
+			seen[i] = 1;
+			for (size_t d = 0; d < r->descents.count && !rc; d++)
+				rc = dirlist_add(&ctx->prepare_dirs, r->descents.dirs[d],
+						 strlen(r->descents.dirs[d]));
+			/* each rule is queued at most once: the queue cannot overflow */
+			while (!rc && kb_next_word(r->prereqs, strlen(r->prereqs), &pos, &w, &wl)) {
+				for (size_t j = 0; j < ds->named_count; j++) {
+					if (seen[j] || strlen(ds->named[j].target) != wl ||
+					    memcmp(ds->named[j].target, w, wl))
+						continue;
+					if (tail < ds->named_count + 4)
+						queue[tail++] = ds->named[j].target;
+					break;
+				}
+			}
+		}
+	}
+out:
+	free(seen);
+	free(queue);
+	return rc;
+}
+
 /* arch/$(SRCARCH)/Makefile as the top Makefile includes it: core-y,
  * drivers-y and libs-y (preset to lib/) and the exported variables. */
 static int eval_arch_makefile(kb_ctx_t *ctx, const char *srcarch)
@@ -1280,6 +1401,7 @@ static int eval_arch_makefile(kb_ctx_t *ctx, const char *srcarch)
 	kb_scope_t scope;
 	kb_eval_t ev;
 	kb_buf_t core = { 0 }, drv = { 0 }, drvm = { 0 }, libs = { 0 }, lib_dirs = { 0 };
+	kb_dirstate_t ds = { 0 };
 	char path[256];
 	size_t pos = 0, wl;
 	const char *w;
@@ -1290,6 +1412,9 @@ static int eval_arch_makefile(kb_ctx_t *ctx, const char *srcarch)
 	ev.ctx = ctx;
 	ev.scope = &scope;
 	ev.work_left = TD_KBUILD_WORK_BUDGET;
+	ev.stmts_left = TD_KBUILD_MAX_STATEMENTS;
+	ds.graph = 1;
+	ev.dir = &ds;
 	if ((rc = set_global(&scope, "core-y", "")) || (rc = set_global(&scope, "drivers-y", "")) ||
 	    (rc = set_global(&scope, "libs-y", "lib/")))
 		goto out;
@@ -1339,6 +1464,8 @@ static int eval_arch_makefile(kb_ctx_t *ctx, const char *srcarch)
 		if (rc)
 			goto out;
 	}
+	if ((rc = collect_prepare_dirs(ctx, &ds)))
+		goto out;
 	if ((rc = set_global(&ctx->globals, "ARCH_CORE", kb_buf_str(&core))) ||
 	    (rc = set_global(&ctx->globals, "ARCH_LIB", kb_buf_str(&lib_dirs))) ||
 	    (rc = set_global(&ctx->globals, "ARCH_DRIVERS", kb_buf_str(&drv))))
@@ -1354,6 +1481,7 @@ out:
 	kb_buf_release(&libs);
 	kb_buf_release(&lib_dirs);
 	kb_scope_release(&scope);
+	dirstate_release(&ds);
 	return rc;
 }
 
@@ -1459,6 +1587,26 @@ static int resolve_sources(kb_ctx_t *ctx)
 	return sorted_keys(&r->sources, &r->source_list, &r->source_count);
 }
 
+/* Objects the top Makefile and scripts/link-vmlinux.sh compile with the
+ * target compiler outside the Kbuild walk: scripts/mod (modules_prepare's
+ * "$(build)=scripts/mod": empty.o, for modpost) and the link stage's
+ * init/version-timestamp.o (6.1.y, 6.2 and later). */
+static int eval_outside_kbuild(kb_ctx_t *ctx)
+{
+	kb_eval_t ev;
+	int rc;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ctx = ctx;
+	ev.file = "";
+	if (ctx->modules && ctx->io->exists && ctx->io->exists(ctx->io->ctx, "scripts/mod/Makefile") > 0 &&
+	    (rc = eval_dir(ctx, "scripts/mod", 0, 1, NULL)))
+		return rc;
+	if (ctx->io->exists && ctx->io->exists(ctx->io->ctx, "init/version-timestamp.c") > 0)
+		return add_object(&ev, "init", "version-timestamp.o", 19);
+	return TD_OK;
+}
+
 int td_kbuild_eval(td_kbuild_result_t **out, const td_kconfig_t *cfg, const char *arch,
 		   const td_kbuild_io_t *io, td_error_t *err)
 {
@@ -1511,6 +1659,13 @@ int td_kbuild_eval(td_kbuild_result_t **out, const td_kconfig_t *cfg, const char
 		}
 		rc = eval_dir(&ctx, ".", DIR_BUILTIN | DIR_MODORDER, 0, have_kbuild ? NULL : fallback_top);
 	}
+	for (size_t i = 0; !rc && i < ctx.prepare_dirs.count; i++) {
+		char *d = ctx.prepare_dirs.dirs[i];
+		d[kb_path_normalize(d, strlen(d))] = '\0';
+		rc = eval_dir(&ctx, d, 0, 1, NULL);
+	}
+	if (!rc)
+		rc = eval_outside_kbuild(&ctx);
 	if (ctx.fatal)
 		rc = ctx.fatal;
 	if (rc)
@@ -1529,6 +1684,7 @@ out:
 	else if (rc)
 		td_error_set(err, rc, "reading the tree failed: %s", td_strerror(rc));
 out_err_set:
+	dirlist_release(&ctx.prepare_dirs);
 	kb_scope_release(&ctx.globals);
 	td_kbmap_release(&ctx.visited);
 	td_kbuild_result_free(r);

@@ -820,10 +820,12 @@ static int fn_eval(kb_eval_t *ev, const kb_fn_t *fn, const char *const *argv, co
 	unsigned saved_line = ev->line;
 
 	(void)fn; (void)argc; (void)out;
-	if (ev->include_depth >= TD_KBUILD_MAX_INCLUDE_DEPTH) {
-		kb_taint_mark(ev, t, "$(eval) nested too deep");
+	if (ev->include_depth >= TD_KBUILD_MAX_INCLUDE_DEPTH ||
+	    ev->includes >= TD_KBUILD_MAX_INCLUDES) {
+		kb_taint_mark(ev, t, "$(eval) nested too deep or run too often");
 		return TD_OK;
 	}
+	ev->includes++;
 	if ((rc = td_kbuild_parse_makefile(&mf, argv[0], argl[0], NULL)))
 		return rc == TD_ENOMEM ? KB_ELIMIT : rc;
 	ev->include_depth++;

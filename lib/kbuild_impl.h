@@ -91,6 +91,8 @@ struct kb_eval {
 	int depth;              /* expansion nesting */
 	int include_depth;      /* include and $(eval) nesting */
 	size_t work_left;       /* bytes that may still be expanded */
+	size_t stmts_left;      /* statements that may still be run */
+	size_t includes;        /* includes and $(eval)s run */
 	const kb_frame_args_t *args; /* innermost $(call) */
 	int fixed_line;         /* inside $(eval): keep the outer line for warnings */
 	void *dir;              /* the directory being evaluated (kbuild.c) */

@@ -10,8 +10,11 @@
  * linked into vmlinux), obj-m (when CONFIG_MODULES is set: y and m both count
  * as built), lib-y/lib-m, extra-y, always-y/always-m, and the .o names in
  * `targets`, with composite objects (foo-y, foo-objs, foo-m, foo-) replaced by
- * their parts. Host programs (hostprogs, userprogs), arch boot images (bzImage,
- * Image, dtbs) and objects generated at link time are not included.
+ * their parts; plus what the arch Makefile's prepare targets build
+ * (e.g. arm64's vDSO), scripts/mod/empty.o (with modules) and the link
+ * stage's init/version-timestamp.o. Host programs (hostprogs, userprogs), arch
+ * boot images (bzImage, Image, dtbs) and objects compiled from sources the
+ * build generates at link time (*.mod.o, .vmlinux.export.o) are not included.
  */
 #ifndef TREEDRIFT_KBUILD_H
 #define TREEDRIFT_KBUILD_H
@@ -31,10 +34,13 @@ extern "C" {
 #define TD_KBUILD_MAX_EXPAND_DEPTH 64          /* nested references and calls */
 #define TD_KBUILD_MAX_DIR_DEPTH 32             /* directory recursion */
 #define TD_KBUILD_MAX_INCLUDE_DEPTH 16         /* include and $(eval) nesting */
+#define TD_KBUILD_MAX_INCLUDES 1000            /* includes and $(eval)s per directory */
 #define TD_KBUILD_MAX_COND_DEPTH 64            /* nested ifeq/ifdef */
 #define TD_KBUILD_MAX_DIRS 50000               /* directories visited */
 #define TD_KBUILD_MAX_WARNINGS 10000           /* warnings kept (all are counted) */
-#define TD_KBUILD_WORK_BUDGET (256u << 20)     /* bytes expanded per file */
+#define TD_KBUILD_WORK_BUDGET (32u << 20)      /* bytes expanded per directory */
+#define TD_KBUILD_MAX_STATEMENTS 200000        /* statements run per directory,
+						* includes and $(eval) included */
 
 /* Access to the tree. Paths are relative to the tree root, '/'-separated,
  * without "./" and NUL-terminated. */
@@ -64,7 +70,8 @@ typedef struct td_kbuild_result td_kbuild_result_t;
  * Makefile.build evaluates it (obj=., need-builtin=1, need-modorder=1), with
  * ARCH_CORE, ARCH_LIB and ARCH_DRIVERS taken from core-y, libs-y and
  * drivers-y after evaluating arch/$(SRCARCH)/Makefile, as the top Makefile
- * does; trees without a top-level Kbuild (before 5.x) use the list of roots in
+ * does (and the $(build)=dir recipes its prepare targets reach); trees
+ * without a top-level Kbuild (before 5.x) use the list of roots in
  * doc/kbuild.md. On success *out holds the result (caller frees with
  * td_kbuild_result_free()); unknown constructs are warnings in the result,
  * not errors. Fails with TD_EINVAL for an unknown arch, TD_ENOTFOUND when the

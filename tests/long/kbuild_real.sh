@@ -10,12 +10,15 @@
 # build: `make defconfig`, then a real `make prepare scripts` (host tools and
 # generated headers, about a minute), then `make -n -k` of the default target
 # (vmlinux and modules), which prints every compile command without running
-# it. A reference object is the output of a compile command run with the
+# it, plus the compile commands of that real prepare step (V=1) and the
+# objects scripts/link-vmlinux.sh has Makefile.build compile at link time
+# (init/version-timestamp.o). A reference object is the output of a compile
+# command run with the
 # target compiler (-nostdinc: host tools excluded): "-c -o X.o SRC"; its
 # source is SRC when that file is in the tree (not a generated one). Paths
 # are normalised ("a/../b" -> "b"), as make writes them unnormalised. The
-# boot images (bzImage, Image.gz, dtbs) and the link and modpost stages are
-# not reached by -n (they need vmlinux.a) and are outside both sets.
+# boot images (bzImage, Image.gz, dtbs) and modpost's generated *.mod.o are
+# not reached by -n (they need vmlinux) and are outside both sets.
 #
 # The tree ($TD_KERNEL_TREE, default the benchmark's linux-6.1) is never
 # written to: the build runs with O= in a temporary directory, or in a
@@ -116,7 +119,7 @@ for arch in $ARCHES; do
 	echo "kbuild_real: $arch: defconfig, prepare, make -n"
 	start=$(date +%s)
 	mk -s defconfig > "$out/defconfig.log" 2>&1
-	mk -s -j"$JOBS" prepare scripts > "$out/prepare.log" 2>&1 || {
+	mk -j"$JOBS" V=1 prepare scripts > "$out/prepare.log" 2>&1 || {
 		echo "kbuild_real: make prepare failed for $arch:" >&2
 		tail -20 "$out/prepare.log" >&2
 		exit 1
@@ -131,7 +134,16 @@ for arch in $ARCHES; do
 		if (index(s, T) == 1) s = substr(s, length(T) + 1)
 		print a[3] > "/dev/stderr"
 		print s
-	}' "$out/dryrun.log" 2> "$out/ref-objects.raw" | awk "$NORM" | sort -u > "$out/ref-sources.all"
+	}' "$out/prepare.log" "$out/dryrun.log" 2> "$out/ref-objects.raw" |
+		awk "$NORM" | sort -u > "$out/ref-sources.all"
+	# the link stage, which -n cannot reach, has Makefile.build compile what
+	# scripts/link-vmlinux.sh names (6.1.y: init/version-timestamp.o)
+	grep -oE 'Makefile.build" obj=[^ ]+ [^ ]+[.]o' "$SRC/scripts/link-vmlinux.sh" 2>/dev/null |
+		awk '{print $3}' | while read -r o; do
+			echo "$o" >> "$out/ref-objects.raw"
+			[ -f "$TREE/${o%.o}.c" ] && echo "${o%.o}.c" >> "$out/ref-sources.all"
+		done
+	sort -u -o "$out/ref-sources.all" "$out/ref-sources.all"
 	awk "$NORM" "$out/ref-objects.raw" | sort -u > "$out/ref-objects"
 	while read -r f; do
 		[ -f "$TREE/$f" ] && echo "$f"

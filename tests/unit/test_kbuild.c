@@ -911,7 +911,15 @@ static void test_arch_makefile(void)
 		 "libs-y += arch/x86/lib/\n"
 		 "core-y += arch/x86/core/\n"
 		 "drivers-$(CONFIG_PCI) += arch/x86/pci/\n"
-		 "drivers-$(CONFIG_PM) += arch/x86/power/\n");
+		 "drivers-$(CONFIG_PM) += arch/x86/power/\n"
+		 "prepare: vdso_prepare\n"
+		 "vdso_prepare: prepare0\n"
+		 "\t$(Q)$(MAKE) $(build)=arch/x86/vdso include/generated/vdso-offsets.h\n"
+		 "bzImage: vmlinux\n"
+		 "\t$(Q)$(MAKE) $(build)=arch/x86/boot $@\n");
+	tree_add(&t, "arch/x86/vdso/Makefile", "targets += v.o\n");
+	tree_add(&t, "arch/x86/boot/Makefile", "targets += b.o\n");
+	tree_touch(&t, "arch/x86/vdso/v.c arch/x86/boot/b.c");
 	tree_add_data(&t, "Kbuild", "top_Kbuild");
 	tree_add(&t, "arch/x86/Kbuild", "obj-y += kernel/\n");
 	tree_add(&t, "arch/x86/kernel/Makefile", "obj-y += head_$(BITS).o\n");
@@ -927,6 +935,9 @@ static void test_arch_makefile(void)
 	CHECK(has_src(r, "arch/x86/pci/p.c"));
 	CHECK(has_src(r, "init/main.c"));
 	CHECK(has_src(r, "lib/sort.c"));
+	/* what the arch Makefile's prepare builds, not its boot image */
+	CHECK(has_src(r, "arch/x86/vdso/v.c"));
+	CHECK(!has_src(r, "arch/x86/boot/b.c"));
 	/* the top Kbuild's missing directories are reported, not guessed */
 	CHECK_WARN(r, NULL, 0, "no Kbuild or Makefile in 'kernel'");
 	CHECK(!has_warning(r, NULL, 0, "cc-option")); /* flags only */
@@ -955,6 +966,26 @@ static void test_fallback_roots(void)
 	CHECK(has_obj(r, "arch/x86/a.o"));
 	CHECK(has_obj(r, "kernel/fork.o"));
 	CHECK(has_obj(r, "net/socket.o"));
+	td_kbuild_result_free(r);
+	tree_release(&t);
+}
+
+static void test_outside_kbuild(void)
+{
+	mem_tree_t t = { 0 };
+	td_kbuild_result_t *r;
+
+	tree_touch(&t, "init/version-timestamp.c scripts/mod/empty.c scripts/mod/modpost.c");
+	tree_add(&t, "scripts/mod/Makefile",
+		 "hostprogs-always-y += modpost\nalways-y += empty.o\nmodpost-objs := modpost.o\n");
+	r = eval_text(&t, "", "CONFIG_MODULES=y\n");
+	CHECK(has_src(r, "init/version-timestamp.c"));
+	CHECK(has_src(r, "scripts/mod/empty.c"));
+	CHECK(!has_src(r, "scripts/mod/modpost.c")); /* a host program */
+	td_kbuild_result_free(r);
+	r = eval(&t, "");
+	CHECK(has_src(r, "init/version-timestamp.c"));
+	CHECK(!has_src(r, "scripts/mod/empty.c")); /* only for modules */
 	td_kbuild_result_free(r);
 	tree_release(&t);
 }
@@ -1150,6 +1181,7 @@ int main(void)
 	test_hostile();
 	test_arch_makefile();
 	test_fallback_roots();
+	test_outside_kbuild();
 	test_rules_and_recipes();
 	test_is_built();
 	test_errors();
