@@ -84,6 +84,7 @@ int cmd_distance(int argc, char **argv);
  * cli_tree_opt(), which returns 1 when it took the option, -1 on a bad value. */
 #include "treedrift/load.h"
 #define CLI_TREE_OPTS \
+	{ "repo", 0, "REPO", "read each TREE that is not a database as a revision of git repository REPO" }, \
 	{ "jobs", 'j', "N", "worker threads (default: online CPUs)" }, \
 	{ "strip-components", 0, "N", "archives: drop N leading path parts" }, \
 	{ "no-auto-strip", 0, NULL, "archives: keep a single top-level folder" }, \

@@ -24,6 +24,7 @@ static const cli_opt_t compare_opts[] = {
 	{ "identical", 0, NULL, "list identical files too" },
 	{ "fail-on", 0, "CLASS", "exit 1 only if a file is CLASS or worse (safe, dirty)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
+	{ "stats", 0, NULL, "print the files listed, read and reused, and the bytes read, on stderr" },
 	CLI_TREE_OPTS,
 	CLI_OPT_END
 };
@@ -125,7 +126,7 @@ int cmd_compare(int argc, char **argv)
 	td_error_t err = { 0 };
 	globs_t inc = { 0 }, exc = { 0 };
 	const char *output = NULL, *color = "auto";
-	int fmt = TD_FORMAT_TEXT, quiet = 0, rc = CLI_EXIT_ERROR, opt;
+	int fmt = TD_FORMAT_TEXT, quiet = 0, show_stats = 0, rc = CLI_EXIT_ERROR, opt;
 	td_class_t fail_on = TD_CLASS_NONE;
 	td_tree_t *up = NULL, *tgt = NULL;
 	td_result_t *r = NULL;
@@ -192,6 +193,8 @@ int cmd_compare(int argc, char **argv)
 				cli_error("--sort takes path, distance or risk, not '%s'", a);
 				goto out;
 			}
+		} else if (!strcmp(name, "stats")) {
+			show_stats = 1;
 		} else if (!strcmp(name, "identical")) {
 			view.show_identical = 1;
 		} else if (!strcmp(name, "fail-on")) {
@@ -235,6 +238,10 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	cli_progress_done(&prog);
+	if (show_stats)
+		fprintf(stderr, "treedrift: %llu files listed, %llu read (%llu bytes), %llu reused\n",
+			(unsigned long long)stats.files_listed, (unsigned long long)stats.files_read,
+			(unsigned long long)stats.bytes_read, (unsigned long long)stats.files_reused);
 	if (td_compare(&r, up, tgt, &co, &err)) {
 		cli_lib_error(&err);
 		goto out;

@@ -38,7 +38,11 @@ int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quie
 {
 	unsigned long long v;
 
-	if (!strcmp(name, "jobs")) {
+	if (!strcmp(name, "repo")) {
+		if (!*arg)
+			return cli_error("--repo takes a repository path"), -1;
+		o->source.repo = arg;
+	} else if (!strcmp(name, "jobs")) {
 		if (cli_parse_uint(arg, 256, &v) || !v)
 			return cli_error("--jobs takes a number from 1 to 256, not '%s'", arg), -1;
 		o->scan.jobs = (unsigned)v;

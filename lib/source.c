@@ -29,6 +29,7 @@ int td_source_open(td_source_t **out, const char *spec, const td_source_opts_t *
 {
 	const td_source_ops_t *ops;
 	const char *where = spec;
+	int in_repo = 0;
 	td_source_t *src;
 	struct stat st;
 	int rc;
@@ -39,6 +40,9 @@ int td_source_open(td_source_t **out, const char *spec, const td_source_opts_t *
 	if (!strncmp(spec, "git:", 4)) {
 		ops = &td_source_git_ops;
 		where = spec + 4;
+	} else if (opts && opts->repo && strncmp(spec, "archive:", 8)) {
+		ops = &td_source_git_ops; /* where is the revision alone */
+		in_repo = 1;
 	} else if (!strncmp(spec, "archive:", 8)) {
 		ops = &td_source_archive_ops;
 		where = spec + 8;
@@ -58,6 +62,8 @@ int td_source_open(td_source_t **out, const char *spec, const td_source_opts_t *
 	src->ops = ops;
 	if (opts)
 		src->opts = *opts;
+	if (!in_repo)
+		src->opts.repo = NULL;
 	rc = ops->open(src, where, err);
 	if (rc) {
 		td_source_free(src);

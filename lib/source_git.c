@@ -214,11 +214,22 @@ static int git_source_open(td_source_t *src, const char *where, td_error_t *err)
 	/* Without thread support in libgit2, reads must not overlap at all. */
 	gs->pool_max = (git_libgit2_features() & GIT_FEATURE_THREADS) ? TD_GIT_POOL_MAX : 1;
 
+	if (src->opts.repo && !*src->opts.repo) {
+		rc = td_error_set(err, TD_EINVAL, "empty repository path for revision '%s'", where);
+		goto out;
+	}
 	if (!*where) {
 		rc = td_error_set(err, TD_EINVAL, "empty repository path in 'git:'");
 		goto out;
 	}
-	if ((rc = split_where(where, &gs->open_path, &rev))) {
+	if (src->opts.repo) {
+		gs->open_path = td_strndup(src->opts.repo, strlen(src->opts.repo));
+		rev = td_strndup(where, strlen(where));
+		rc = gs->open_path && rev ? TD_OK : TD_ENOMEM;
+	} else {
+		rc = split_where(where, &gs->open_path, &rev);
+	}
+	if (rc) {
 		rc = td_error_set(err, rc, "out of memory");
 		goto out;
 	}

@@ -30,6 +30,8 @@ typedef struct td_source_opts {
 	int no_auto_strip;         /* archives: keep a single top-level folder */
 	int keep_going;            /* archives: a corrupt archive yields what was read, marked */
 	uint64_t max_file_size;    /* 0 = no limit; larger files are TD_SKIP_TOO_LARGE */
+	const char *repo;          /* --repo: a spec without a git:/archive: prefix is a
+				    * revision of this git repository */
 } td_source_opts_t;
 
 /* Consumer of content bytes; return 0 to go on, non-zero to stop. */

@@ -16,14 +16,15 @@ sets_from_diff() { # diff -rq --no-dereference output -> modified/added/removed 
 	done | sort >"$TMP/want.removed"
 }
 
-check_sets() { # name upstream-spec target-spec
-	local s=0
-	"$TD" compare -q "$2" "$3" --format csv >"$TMP/got.csv" || s=$?
-	check_eq "$1 exit" "$s" 1
+check_sets() { # name [compare options] upstream-spec target-spec
+	local s=0 name=$1
+	shift
+	"$TD" compare -q "$@" --format csv >"$TMP/got.csv" || s=$?
+	check_eq "$name exit" "$s" 1
 	for st in modified added removed; do
 		csv_status "$st" <"$TMP/got.csv" >"$TMP/got.$st"
 		if cmp -s "$TMP/got.$st" "$TMP/want.$st"; then ok; else
-			fail "$1: $st set differs from diff -rq"; diff "$TMP/want.$st" "$TMP/got.$st" >&2 || true
+			fail "$name: $st set differs from diff -rq"; diff "$TMP/want.$st" "$TMP/got.$st" >&2 || true
 		fi
 	done
 }
@@ -54,6 +55,22 @@ want=$(git -C "$TMP/repo" diff --name-status --no-renames v1 vendor | awk '{prin
 got=$(for s in added modified removed; do n=$(csv_status $s <"$TMP/g.csv" | wc -l); [ "$n" = 0 ] || printf "%s%s " "$(echo $s | cut -c1 | tr amr AMD)" "$n"; done | tr ' ' '\n' | sort | tr '\n' ' ')
 want=$(echo "$want" | tr " " "\n" | grep . | sort | tr "\n" " ")
 check_eq "git diff --name-status counts" "$got" "$want"
+
+# --repo R takes bare revisions; a database operand stays a database
+check_sets repo-revs --repo "$TMP/repo" v1 vendor
+check_sets repo-db-vs-rev --repo "$TMP/repo" "$TMP/up.db" vendor
+s=0; "$TD" compare -q --repo "$TMP/repo" v1 no-such-tag 2>"$TMP/err" || s=$?
+check_eq "--repo unknown revision exit" "$s" 2
+grep -q "no-such-tag" "$TMP/err" && ok || fail "--repo error names the revision: $(cat "$TMP/err")"
+
+# equal blob ids are never read: two tags differing in one file read 2 blobs
+cp -a "$TMP/repo" "$TMP/repo2"
+echo "one more line" >>"$TMP/repo2/$(cd "$TMP/repo2" && git ls-files | grep -v '^\.' | head -1)"
+git -C "$TMP/repo2" -c user.name=t -c user.email=t@t commit -qam one && git -C "$TMP/repo2" tag one
+n=$(git -C "$TMP/repo2" ls-files | wc -l)
+"$TD" compare --stats --repo "$TMP/repo2" vendor one >/dev/null 2>"$TMP/stats" || true
+grep -q "^treedrift: $((2 * n)) files listed, 2 read " "$TMP/stats" && ok ||
+	fail "unchanged blobs were read: $(cat "$TMP/stats")"
 
 # a scan of a tag, of its checkout and of its git archive give the same entries
 "$TD" scan -q "git:$TMP/repo@v1" -o "$TMP/git.db" --label v1
