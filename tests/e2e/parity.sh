@@ -71,6 +71,11 @@ n=$(git -C "$TMP/repo2" ls-files | wc -l)
 "$TD" compare --stats --repo "$TMP/repo2" vendor one >/dev/null 2>"$TMP/stats" || true
 grep -q "^treedrift: $((2 * n)) files listed, 2 read " "$TMP/stats" && ok ||
 	fail "unchanged blobs were read: $(cat "$TMP/stats")"
+# a database scanned from git keeps blob ids: against a revision, only the changed blob is read
+"$TD" scan -q --repo "$TMP/repo2" vendor -o "$TMP/vendor-git.db"
+"$TD" compare --stats --repo "$TMP/repo2" "$TMP/vendor-git.db" one >/dev/null 2>"$TMP/stats" || true
+grep -q " 1 read .*, $((n - 1)) reused\$" "$TMP/stats" && ok ||
+	fail "db from git vs revision read unchanged blobs: $(cat "$TMP/stats")"
 
 # a scan of a tag, of its checkout and of its git archive give the same entries
 "$TD" scan -q "git:$TMP/repo@v1" -o "$TMP/git.db" --label v1
