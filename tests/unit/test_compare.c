@@ -1,0 +1,255 @@
+/* Match and classify: statuses, classes at their boundaries, scores of each
+ * kind of change, scope globs and totals, on trees built in memory from
+ * digests of generated content. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "treedrift/compare.h"
+#include "treedrift/digest.h"
+#include "check.h"
+
+/* Deterministic text-like content: lines of words from a small generator. */
+static char *make_text(size_t len, unsigned seed)
+{
+	static const char *const words[] = { "static", "int", "return", "struct", "device", "if",
+					     "for", "unsigned", "const", "void", "err", "goto" };
+	char *s = malloc(len + 1);
+	uint32_t x = seed * 2654435761u + 1;
+	size_t i = 0;
+
+	if (!s)
+		abort();
+	while (i < len) {
+		const char *w;
+		x = x * 1103515245u + 12345u;
+		w = words[(x >> 16) % 12];
+		for (size_t k = 0; w[k] && i < len; k++)
+			s[i++] = w[k];
+		if (i < len)
+			s[i++] = (x >> 8) % 7 ? ' ' : '\n';
+	}
+	s[len] = '\0';
+	return s;
+}
+
+static void add_entry(td_tree_t *t, const char *path, td_entry_type_t type, const char *data,
+		      size_t len)
+{
+	td_file_t f;
+
+	memset(&f, 0, sizeof(f));
+	f.path = strdup(path);
+	f.path_len = strlen(path);
+	f.type = type;
+	if (type == TD_ENTRY_FILE) {
+		td_digester_t *dg;
+		if (td_digester_new(&dg))
+			abort();
+		td_digester_start(dg, 1);
+		if (td_digester_update(dg, data, len) || td_digester_finish(dg, &f.digest))
+			abort();
+		td_digester_free(dg);
+		f.has_digest = 1;
+		f.size_bytes = len;
+	} else if (type == TD_ENTRY_SYMLINK) {
+		f.link_target = strdup(data);
+		f.link_len = len;
+	} else if (type == TD_ENTRY_SKIPPED) {
+		f.skip_reason = TD_SKIP_FIFO;
+	}
+	if (!f.path || td_tree_append(t, &f))
+		abort();
+}
+
+static void add_file(td_tree_t *t, const char *path, const char *data)
+{
+	add_entry(t, path, TD_ENTRY_FILE, data, strlen(data));
+}
+
+static td_tree_t *new_tree(void)
+{
+	td_tree_t *t;
+	if (td_tree_new(&t))
+		abort();
+	return t;
+}
+
+static const td_change_t *find(const td_result_t *r, const char *path)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const td_file_t *f = r->changes[i].target ? r->changes[i].target : r->changes[i].upstream;
+		if (!strcmp(f->path, path))
+			return &r->changes[i];
+	}
+	return NULL;
+}
+
+static void test_classify(void)
+{
+	td_thresholds_t t = { TD_DEFAULT_CLEAN_BELOW, TD_DEFAULT_DIRTY_ABOVE };
+
+	CHECK_INT(td_classify(0, &t), TD_CLASS_CLEAN);
+	CHECK_INT(td_classify(59, &t), TD_CLASS_CLEAN);
+	CHECK_INT(td_classify(60, &t), TD_CLASS_SAFE);
+	CHECK_INT(td_classify(150, &t), TD_CLASS_SAFE);
+	CHECK_INT(td_classify(151, &t), TD_CLASS_DIRTY);
+	t.clean_below = 10, t.dirty_above = 9; /* no safe band at all */
+	CHECK_INT(td_classify(9, &t), TD_CLASS_CLEAN);
+	CHECK_INT(td_classify(10, &t), TD_CLASS_DIRTY);
+	CHECK_STR(td_class_name(TD_CLASS_SAFE), "safe");
+	CHECK(td_class_name(TD_CLASS_NONE) == NULL);
+	CHECK_INT(td_class_parse("dirty"), TD_CLASS_DIRTY);
+	CHECK_INT(td_class_parse("Dirty"), TD_CLASS_NONE);
+	CHECK_STR(td_status_name(TD_STATUS_REMOVED), "removed");
+}
+
+static void test_statuses(void)
+{
+	td_tree_t *up = new_tree(), *tg = new_tree();
+	char *base = make_text(8000, 1), *edited = strdup(base), *other = make_text(8000, 99);
+	td_compare_opts_t o;
+	td_result_t *r = NULL;
+	td_error_t err = { 0 };
+	const td_change_t *c;
+
+	memcpy(edited + 4000, "vendor hack here", 16);
+	add_file(up, "kernel/same.c", base);
+	add_file(tg, "kernel/same.c", base);
+	add_file(up, "kernel/edit.c", base);
+	add_file(tg, "kernel/edit.c", edited);
+	add_file(up, "drivers/rewritten.c", base);
+	add_file(tg, "drivers/rewritten.c", other);
+	add_file(up, "drivers/gone.c", base);
+	add_file(tg, "drivers/new.c", other);
+	add_entry(up, "link", TD_ENTRY_SYMLINK, "target-a", 8);
+	add_entry(tg, "link", TD_ENTRY_SYMLINK, "target-b", 8);
+	add_entry(up, "fifo", TD_ENTRY_FILE, base, 100);
+	add_entry(tg, "fifo", TD_ENTRY_SKIPPED, NULL, 0);
+	add_entry(up, "tiny", TD_ENTRY_FILE, "abc", 3);
+	add_entry(tg, "tiny", TD_ENTRY_FILE, "abd", 3);
+	add_file(up, "type", base);
+	add_entry(tg, "type", TD_ENTRY_SYMLINK, "type.real", 9);
+	CHECK_INT(td_tree_sort(up), 0);
+	CHECK_INT(td_tree_sort(tg), 0);
+
+	td_compare_opts_init(&o);
+	CHECK_INT(td_compare(&r, up, tg, &o, &err), 0);
+	if (!r)
+		goto out;
+	CHECK_INT(r->count, 9);
+	CHECK((c = find(r, "kernel/same.c")) && c->status == TD_STATUS_IDENTICAL && c->distance == 0);
+	c = find(r, "kernel/edit.c");
+	CHECK(c && c->status == TD_STATUS_MODIFIED && !c->fallback && c->cls == TD_CLASS_CLEAN);
+	CHECK(c && c->distance > 0 && c->distance < 60);
+	c = find(r, "drivers/rewritten.c");
+	CHECK(c && c->status == TD_STATUS_MODIFIED && !c->fallback);
+	CHECK(c && c->distance > find(r, "kernel/edit.c")->distance);
+	c = find(r, "drivers/gone.c");
+	CHECK(c && c->status == TD_STATUS_REMOVED && c->distance == 0 && c->cls == TD_CLASS_NONE);
+	c = find(r, "drivers/new.c");
+	CHECK(c && c->status == TD_STATUS_ADDED && c->distance == TD_DEFAULT_ADDED_DISTANCE &&
+	      c->cls == TD_CLASS_DIRTY && c->upstream == NULL);
+	/* symlinks: edit distance of the target texts, 1 byte of 8: 300 / 8, rounded */
+	c = find(r, "link");
+	CHECK(c && c->status == TD_STATUS_MODIFIED && c->fallback && c->distance == 38);
+	c = find(r, "fifo");
+	CHECK(c && c->status == TD_STATUS_SKIPPED && c->distance == 0);
+	/* too short for TLSH: the byte fallback, one byte of three */
+	c = find(r, "tiny");
+	CHECK(c && c->status == TD_STATUS_MODIFIED && c->fallback && c->distance == 100);
+	/* a file that became a symlink is as good as new */
+	c = find(r, "type");
+	CHECK(c && c->status == TD_STATUS_MODIFIED && c->distance == TD_DEFAULT_ADDED_DISTANCE);
+
+	CHECK_INT(r->totals.identical, 1);
+	CHECK_INT(r->totals.modified, 5);
+	CHECK_INT(r->totals.added, 1);
+	CHECK_INT(r->totals.removed, 1);
+	CHECK_INT(r->totals.skipped, 1);
+	CHECK_INT(r->totals.mismatched, 7);
+	CHECK_INT(r->totals.added_bytes, 8000);
+	CHECK_INT(r->totals.removed_bytes, 8000);
+	CHECK_INT(r->totals.fallback_scored, 3);
+	CHECK_INT(r->totals.total_distance, r->totals.modified_distance + r->totals.added_distance);
+	CHECK_INT(r->totals.by_class[TD_CLASS_CLEAN].files + r->totals.by_class[TD_CLASS_SAFE].files +
+		  r->totals.by_class[TD_CLASS_DIRTY].files, 6);
+	CHECK_INT(r->totals.by_class[TD_CLASS_CLEAN].distance + r->totals.by_class[TD_CLASS_SAFE].distance +
+		  r->totals.by_class[TD_CLASS_DIRTY].distance, r->totals.total_distance);
+	CHECK(r->totals.total_risk == (double)r->totals.total_distance);
+	/* changes come in path order */
+	for (size_t i = 1; i < r->count; i++) {
+		const td_change_t *a = &r->changes[i - 1], *b = &r->changes[i];
+		const char *pa = a->target ? a->target->path : a->upstream->path;
+		const char *pb = b->target ? b->target->path : b->upstream->path;
+		CHECK(strcmp(pa, pb) < 0);
+	}
+out:
+	td_result_free(r);
+	free(base);
+	free(edited);
+	free(other);
+}
+
+static void test_scope_and_options(void)
+{
+	td_tree_t *up = new_tree(), *tg = new_tree();
+	char *a = make_text(6000, 3), *b = make_text(6000, 3);
+	const char *inc[] = { "drivers/", NULL }, *exc[] = { "*.h", NULL };
+	td_compare_opts_t o;
+	td_result_t *r = NULL;
+	td_error_t err = { 0 };
+	int with_len;
+
+	b[100] = '#';
+	b[5990] = '\0'; /* shorter: the length term matters */
+	add_file(up, "drivers/x.c", a);
+	add_file(tg, "drivers/x.c", b);
+	add_file(up, "drivers/x.h", a);
+	add_file(tg, "drivers/x.h", b);
+	add_file(tg, "drivers/y.c", a);
+	add_file(up, "kernel/z.c", a);
+	add_file(tg, "kernel/z.c", b);
+	CHECK_INT(td_tree_sort(up), 0);
+	CHECK_INT(td_tree_sort(tg), 0);
+	td_compare_opts_init(&o);
+	o.include = inc;
+	o.exclude = exc;
+	o.added_distance = 42;
+	CHECK_INT(td_compare(&r, up, tg, &o, &err), 0);
+	if (!r)
+		goto out;
+	CHECK_INT(r->count, 2); /* drivers/x.c and drivers/y.c */
+	CHECK(find(r, "drivers/x.h") == NULL && find(r, "kernel/z.c") == NULL);
+	CHECK(find(r, "drivers/y.c") && find(r, "drivers/y.c")->distance == 42 &&
+	      find(r, "drivers/y.c")->cls == TD_CLASS_CLEAN);
+	with_len = find(r, "drivers/x.c") ? find(r, "drivers/x.c")->distance : -1;
+	td_result_free(r);
+	r = NULL;
+
+	/* the same pair without the length term scores lower, never higher */
+	up = new_tree(), tg = new_tree();
+	add_file(up, "drivers/x.c", a);
+	add_file(tg, "drivers/x.c", b);
+	td_compare_opts_init(&o);
+	o.len_diff = 0;
+	CHECK_INT(td_compare(&r, up, tg, &o, &err), 0);
+	if (r) {
+		CHECK_INT(r->count, 1);
+		CHECK(r->changes[0].distance <= with_len);
+		CHECK_INT(r->len_diff, 0);
+	}
+out:
+	td_result_free(r);
+	free(a);
+	free(b);
+}
+
+int main(void)
+{
+	test_classify();
+	test_statuses();
+	test_scope_and_options();
+	return check_finish();
+}
