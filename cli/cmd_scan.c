@@ -16,12 +16,15 @@ static const cli_opt_t scan_opts[] = {
 	CLI_OPT_END
 };
 
-/* A label from the source: a directory's or archive's name, a git revision. */
-static char *default_label(const char *spec)
+/* A label from the source: a directory's or archive's name, a git revision
+ * (all of it: "vendor/bsp-2.0"). */
+static char *default_label(const char *spec, const char *repo)
 {
 	const char *s = spec, *at, *slash;
 	size_t n;
 
+	if (repo && strncmp(s, "archive:", 8) && strncmp(s, "git:", 4))
+		return strdup(s);
 	if (!strncmp(s, "git:", 4) && (at = strrchr(s, '@')) && at[1])
 		return strdup(at + 1);
 	n = strlen(s);
@@ -107,7 +110,7 @@ int cmd_scan(int argc, char **argv)
 		cli_error("scan needs an output database (-o DB)");
 		goto out;
 	}
-	if (!label && !(label = auto_label = default_label(p.argv[0]))) {
+	if (!label && !(label = auto_label = default_label(p.argv[0], lo.source.repo))) {
 		cli_error("out of memory");
 		goto out;
 	}

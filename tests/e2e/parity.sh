@@ -72,7 +72,9 @@ n=$(git -C "$TMP/repo2" ls-files | wc -l)
 grep -q "^treedrift: $((2 * n)) files listed, 2 read " "$TMP/stats" && ok ||
 	fail "unchanged blobs were read: $(cat "$TMP/stats")"
 # a database scanned from git keeps blob ids: against a revision, only the changed blob is read
-"$TD" scan -q --repo "$TMP/repo2" vendor -o "$TMP/vendor-git.db"
+git -C "$TMP/repo2" branch bsp/2.0 vendor
+"$TD" scan -q --repo "$TMP/repo2" bsp/2.0 -o "$TMP/vendor-git.db"
+check_eq "--repo scan label is the revision" "$("$TD" show --versions "$TMP/vendor-git.db" | awk 'NR == 2 {print $1}')" bsp/2.0
 "$TD" compare --stats --repo "$TMP/repo2" "$TMP/vendor-git.db" one >/dev/null 2>"$TMP/stats" || true
 grep -q " 1 read .*, $((n - 1)) reused\$" "$TMP/stats" && ok ||
 	fail "db from git vs revision read unchanged blobs: $(cat "$TMP/stats")"
