@@ -48,9 +48,10 @@ static void print_text(const td_base_result_t *r, size_t top)
 	printf("%s: %s", r->ambiguous ? "ambiguous" : "base", c[0].label);
 	if (r->ambiguous)
 		printf(" or %s", c[1].label);
-	printf("; margin over %s: %" PRId64 " identical files (%" PRIu64 " identical only in %s, %" PRIu64
+	printf("; margin over %s: %" PRId64 " identical file%s (%" PRIu64 " identical only in %s, %" PRIu64
 	       " only in %s), distance %" PRId64 "\n", c[1].label,
-	       (int64_t)(c[0].identical - c[1].identical), r->only_best, c[0].label, r->only_next,
+	       (int64_t)(c[0].identical - c[1].identical), c[0].identical - c[1].identical == 1 ? "" : "s",
+	       r->only_best, c[0].label, r->only_next,
 	       c[1].label, (int64_t)(c[1].distance - c[0].distance));
 }
 

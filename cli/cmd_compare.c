@@ -22,7 +22,7 @@ static const cli_opt_t compare_opts[] = {
 	{ "no-length", 0, NULL, "leave the file-length term out of TLSH distances" },
 	{ "added-distance", 0, "N", "score of a wholly new file (default 300)" },
 	{ "find-copies", 0, NULL, "look for a nearer upstream file of modified files too, not only of added ones" },
-	{ "copy-threshold", 0, "N", "an added file within distance N of an upstream file is a copy (default 100)" },
+	{ "copy-threshold", 0, "N", "an added file within distance N of an upstream file is a copy (default 70)" },
 	{ "no-origins", 0, NULL, "no rename and copy detection (upstream read only where needed)" },
 	{ "include", 'I', "GLOB", "compare only paths matching GLOB (repeatable)" },
 	{ "exclude", 'X', "GLOB", "leave out paths matching GLOB (repeatable)" },
