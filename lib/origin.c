@@ -7,14 +7,15 @@
 #include <unistd.h>
 
 #include "treedrift/origin.h"
+#include "tlsh_spec.h"
 #include "internal.h"
 
-/* The length term of the TLSH distance: lvalues d apart (circularly, on
- * TLSH's 256-value range) add d when d <= 1, else 12 * d (the reference's
- * LENGTH_MULT). It bounds the distance from below, so the index buckets the
- * digests by lvalue and visits the buckets nearest first. */
-#define LVALUE_RANGE 256
-#define LENGTH_MULT 12
+/* The header terms of the TLSH distance bound it from below: lvalues d
+ * apart (circularly) add d when d <= 1, else d * TLSH_LENGTH_MULT; quartile
+ * ratios d apart add (d - 1) * TLSH_QRATIO_MULT when d > 1. So the index
+ * keeps the digests in cells by (lvalue, q1 ratio, q2 ratio) and visits
+ * only the cells whose bound is within the search's. */
+#define NCELLS (TLSH_RANGE_LVALUE * TLSH_RANGE_QRATIO * TLSH_RANGE_QRATIO)
 
 /* Below this many queries one thread does all: starting more costs more. */
 #define MIN_QUERIES_PER_THREAD 16
@@ -70,39 +71,48 @@ typedef struct ix_entry {
 } ix_entry_t;
 
 struct td_tlsh_index {
-	ix_entry_t *e;            /* sorted by (lvalue, index) */
+	ix_entry_t *e;            /* sorted by (cell, index) */
 	size_t n;
-	size_t start[LVALUE_RANGE + 1]; /* bucket of lvalue v: e[start[v] .. start[v + 1]) */
+	uint32_t *start;          /* [NCELLS + 1]: cell c is e[start[c] .. start[c + 1]) */
 	int len_diff;
 };
+
+static size_t cell_of(const td_tlsh_t *h)
+{
+	return ((size_t)h->lvalue * TLSH_RANGE_QRATIO + (h->q1_ratio & 0xf)) * TLSH_RANGE_QRATIO +
+	       (h->q2_ratio & 0xf);
+}
 
 int td_tlsh_index_new(td_tlsh_index_t **out, const td_tlsh_t *digests, size_t n, int len_diff,
 		      td_error_t *err)
 {
 	td_tlsh_index_t *ix;
-	size_t fill[LVALUE_RANGE] = { 0 };
+	uint32_t *fill = NULL;
 
 	*out = NULL;
-	if (n > UINT32_MAX)
+	if (n >= UINT32_MAX)
 		return td_error_set(err, TD_ENOMEM, "too many digests to index: %zu", n);
 	ix = calloc(1, sizeof(*ix));
-	if (!ix || !(ix->e = td_malloc_array(n ? n : 1, sizeof(*ix->e)))) {
-		free(ix);
+	if (!ix || !(ix->e = td_malloc_array(n ? n : 1, sizeof(*ix->e))) ||
+	    !(ix->start = calloc(NCELLS + 1, sizeof(*ix->start))) ||
+	    !(fill = calloc(NCELLS, sizeof(*fill)))) {
+		td_tlsh_index_free(ix);
 		return td_error_set(err, TD_ENOMEM, "out of memory indexing %zu digests", n);
 	}
 	ix->n = n;
 	ix->len_diff = len_diff;
 	for (size_t i = 0; i < n; i++)
-		ix->start[digests[i].lvalue + 1]++;
-	for (size_t v = 0; v < LVALUE_RANGE; v++)
-		ix->start[v + 1] += ix->start[v];
-	/* A counting sort: stable, so each bucket stays in index order. */
+		ix->start[cell_of(&digests[i]) + 1]++;
+	for (size_t c = 0; c < NCELLS; c++)
+		ix->start[c + 1] += ix->start[c];
+	/* A counting sort: stable, so each cell stays in index order. */
 	for (size_t i = 0; i < n; i++) {
-		size_t v = digests[i].lvalue;
-		ix_entry_t *e = &ix->e[ix->start[v] + fill[v]++];
+		size_t c = cell_of(&digests[i]);
+		ix_entry_t *e = &ix->e[ix->start[c] + fill[c]++];
 		e->h = digests[i];
 		e->index = (uint32_t)i;
 	}
+	free(fill);
 	*out = ix;
 	return TD_OK;
 }
@@ -112,6 +122,7 @@ void td_tlsh_index_free(td_tlsh_index_t *ix)
 	if (!ix)
 		return;
 	free(ix->e);
+	free(ix->start);
 	free(ix);
 }
 
@@ -121,10 +132,10 @@ typedef struct nn_best {
 	uint64_t distances;
 } nn_best_t;
 
-static void visit_bucket(const td_tlsh_index_t *ix, size_t v, const td_tlsh_t *q, int limit,
-			 size_t skip, nn_best_t *b)
+static void visit_cell(const td_tlsh_index_t *ix, size_t c, const td_tlsh_t *q, int limit,
+		       size_t skip, nn_best_t *b)
 {
-	const ix_entry_t *e = ix->e + ix->start[v], *end = ix->e + ix->start[v + 1];
+	const ix_entry_t *e = ix->e + ix->start[c], *end = ix->e + ix->start[c + 1];
 
 	b->distances += (uint64_t)(end - e);
 	for (; e < end; e++) {
@@ -139,9 +150,43 @@ static void visit_bucket(const td_tlsh_index_t *ix, size_t v, const td_tlsh_t *q
 	}
 }
 
+static int circular(int x, int y, int range)
+{
+	int d = x > y ? x - y : y - x;
+	return d < range - d ? d : range - d;
+}
+
 static int length_bound(int dl)
 {
-	return dl <= 1 ? dl : dl * LENGTH_MULT;
+	return dl <= 1 ? dl : dl * TLSH_LENGTH_MULT;
+}
+
+static int ratio_bound(int dq)
+{
+	return dq <= 1 ? dq : (dq - 1) * TLSH_QRATIO_MULT;
+}
+
+static int bound_now(const nn_best_t *b, int limit)
+{
+	return b->dist <= limit ? b->dist : limit;
+}
+
+/* Visit the cells of one lvalue whose ratio bounds, added to base, stay
+ * within the search's bound. */
+static void visit_lvalue(const td_tlsh_index_t *ix, int lv, int base, const td_tlsh_t *q, int limit,
+			 size_t skip, nn_best_t *b)
+{
+	for (int q1 = 0; q1 < TLSH_RANGE_QRATIO; q1++) {
+		int b1 = base + ratio_bound(circular(q1, q->q1_ratio & 0xf, TLSH_RANGE_QRATIO));
+		if (b1 > bound_now(b, limit))
+			continue;
+		for (int q2 = 0; q2 < TLSH_RANGE_QRATIO; q2++) {
+			int b2 = b1 + ratio_bound(circular(q2, q->q2_ratio & 0xf, TLSH_RANGE_QRATIO));
+			size_t c = ((size_t)lv * TLSH_RANGE_QRATIO + (size_t)q1) * TLSH_RANGE_QRATIO + (size_t)q2;
+			if (b2 <= bound_now(b, limit) && ix->start[c] != ix->start[c + 1])
+				visit_cell(ix, c, q, limit, skip, b);
+		}
+	}
 }
 
 int td_tlsh_index_nearest(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
@@ -150,18 +195,18 @@ int td_tlsh_index_nearest(const td_tlsh_index_t *ix, const td_tlsh_t *q, int lim
 	nn_best_t b = { limit + 1, SIZE_MAX, 0 };
 
 	if (limit >= 0 && !ix->len_diff) {
-		for (size_t v = 0; v < LVALUE_RANGE; v++)
-			visit_bucket(ix, v, q, limit, skip, &b);
+		for (int lv = 0; lv < TLSH_RANGE_LVALUE; lv++)
+			visit_lvalue(ix, lv, 0, q, limit, skip, &b);
 	} else if (limit >= 0) {
-		/* Nearest buckets first, so that the bound tightens early; a
-		 * bucket whose length term alone exceeds it is not visited. */
-		for (int dl = 0; dl <= LVALUE_RANGE / 2; dl++) {
-			int bound = b.dist <= limit ? b.dist : limit;
-			if (length_bound(dl) > bound)
+		/* Nearest lvalues first, so that the bound tightens early; one
+		 * whose length term alone exceeds it ends the search. */
+		for (int dl = 0; dl <= TLSH_RANGE_LVALUE / 2; dl++) {
+			int base = length_bound(dl);
+			if (base > bound_now(&b, limit))
 				break;
-			visit_bucket(ix, (size_t)((q->lvalue + dl) % LVALUE_RANGE), q, limit, skip, &b);
-			if (dl && dl != LVALUE_RANGE / 2)
-				visit_bucket(ix, (size_t)((q->lvalue + LVALUE_RANGE - dl) % LVALUE_RANGE), q,
+			visit_lvalue(ix, (q->lvalue + dl) % TLSH_RANGE_LVALUE, base, q, limit, skip, &b);
+			if (dl && dl != TLSH_RANGE_LVALUE / 2)
+				visit_lvalue(ix, (q->lvalue + TLSH_RANGE_LVALUE - dl) % TLSH_RANGE_LVALUE, base, q,
 					     limit, skip, &b);
 		}
 	}

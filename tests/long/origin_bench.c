@@ -8,7 +8,8 @@
  *       time td_base_rank of TARGET (a database version or a directory) and
  *       exit 1 unless the best version is WANT_LABEL and not ambiguous
  *
- * Prints one "key value" pair a line. */
+ * Prints one "key value" pair a line. ORIGIN_BENCH_THRESHOLD sets the copy
+ * threshold (default TD_DEFAULT_COPY_THRESHOLD). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,13 @@ static double now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -65,7 +73,7 @@ static int cmd_nn(int argc, char **argv)
 	td_error_t err = { 0 };
 	td_result_t *r[2];
 	td_origin_stats_t st[2];
-	double t[2];
+	double t[2], cpu[2];
 
 	for (int pass = 0; pass < 2; pass++) {
 		td_origin_opts_t o;
@@ -74,17 +82,22 @@ static int cmd_nn(int argc, char **argv)
 			return fail(&err);
 		td_origin_opts_init(&o);
 		o.threads = pass ? 0 : 1;
+		if (getenv("ORIGIN_BENCH_THRESHOLD"))
+			o.copy_threshold = atoi(getenv("ORIGIN_BENCH_THRESHOLD"));
 		t0 = now_s();
+		cpu[pass] = cpu_s();
 		if (td_origin_find(r[pass], &o, &st[pass], &err))
 			return fail(&err);
 		t[pass] = now_s() - t0;
+		cpu[pass] = cpu_s() - cpu[pass];
 	}
 	printf("added %llu\nmodified %llu\ncandidates %llu\nsearched %llu\nmoved %llu\ncopied %llu\n"
-	       "distances %llu\nseconds_1_thread %.3f\nseconds_all_threads %.3f\n",
+	       "distances %llu\nseconds_1_thread %.3f\ncpu_seconds_1_thread %.3f\nseconds_all_threads %.3f\n"
+	       "cpu_seconds_all_threads %.3f\n",
 	       (unsigned long long)r[0]->totals.added, (unsigned long long)r[0]->totals.modified,
 	       (unsigned long long)st[0].candidates, (unsigned long long)st[0].searched,
 	       (unsigned long long)st[0].moved, (unsigned long long)st[0].copied,
-	       (unsigned long long)st[0].distances, t[0], t[1]);
+	       (unsigned long long)st[0].distances, t[0], cpu[0], t[1], cpu[1]);
 	for (size_t i = 0; i < r[0]->count; i++)
 		if (r[0]->changes[i].distance != r[1]->changes[i].distance ||
 		    r[0]->changes[i].origin != r[1]->changes[i].origin - r[1]->upstream->files + r[0]->upstream->files) {
