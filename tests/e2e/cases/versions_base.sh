@@ -44,3 +44,12 @@ echo "== matches another version"
 s=0; $TD compare -q --base v1.2 multi.db vendor || s=$?; echo "exit $s"
 $TD compare -q --base v1.2 -f csv multi.db vendor || echo "exit $?"
 $TD compare -q --base v1.2 -f json multi.db vendor | grep -E '"origins"|"matches_version": "' | sed 's/"sha256.*"matches_version"/... "matches_version"/' || echo "exit $?"
+echo "== base of a database version, without the length term"
+$TD scan -q vendor -o vendor.db --label bsp-1
+$TD scan -q v1 -o vendor.db --label bsp-0
+s=0; $TD base -q --no-length --top 1 --target-label bsp-1 multi.db vendor.db || s=$?; echo "exit $s"
+echo "== errors"
+for args in "base multi.db" "base --top x multi.db vendor" "base -f xml multi.db vendor" "versions" "versions vendor"; do
+	s=0; $TD $args >/dev/null 2>err.txt || s=$?
+	echo "$s $(head -n 1 err.txt)"
+done
