@@ -76,6 +76,8 @@ int cmd_compare(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_hash(int argc, char **argv);
 int cmd_distance(int argc, char **argv);
+int cmd_versions(int argc, char **argv);
+int cmd_base(int argc, char **argv);
 
 #endif
 

@@ -5,18 +5,25 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "treedrift/base.h"
 #include "treedrift/compare.h"
+#include "treedrift/origin.h"
 #include "treedrift/report.h"
+#include "treedrift/store.h"
 
 static const cli_opt_t compare_opts[] = {
 	{ "format", 'f', "FMT", "text (default), json, csv" },
 	{ "output", 'o', "FILE", "write the report to FILE instead of stdout" },
-	{ "base", 'b', "LABEL", "upstream database version to compare against (default: newest)" },
+	{ "base", 'b', "LABEL", "upstream database version to compare against (default: newest; auto: the "
+				"version treedrift base ranks first)" },
 	{ "target-label", 0, "LABEL", "version of a target database (default: newest)" },
 	{ "clean-below", 0, "N", "distances under N are clean (default 60)" },
 	{ "dirty-above", 0, "N", "distances over N are dirty (default 150)" },
 	{ "no-length", 0, NULL, "leave the file-length term out of TLSH distances" },
 	{ "added-distance", 0, "N", "score of a wholly new file (default 300)" },
+	{ "find-copies", 0, NULL, "look for a nearer upstream file of modified files too, not only of added ones" },
+	{ "copy-threshold", 0, "N", "an added file within distance N of an upstream file is a copy (default 70)" },
+	{ "no-origins", 0, NULL, "no rename and copy detection (upstream read only where needed)" },
 	{ "include", 'I', "GLOB", "compare only paths matching GLOB (repeatable)" },
 	{ "exclude", 'X', "GLOB", "leave out paths matching GLOB (repeatable)" },
 	{ "only", 0, "CLASS", "list only files of CLASS: clean, safe, dirty (repeatable)" },
@@ -117,6 +124,59 @@ static int write_report(const char *output, const td_result_t *r, int fmt, const
 	return rc ? CLI_EXIT_ERROR : 0;
 }
 
+/* --base auto: rank the versions of the upstream database for the target
+ * (read in full) and load the best one. *label gets a copy of its label. */
+static int load_auto_base(td_tree_t **up, td_tree_t **tgt, char **label, const char *db_spec,
+			  const char *target_spec, td_load_opts_t *lo, int quiet)
+{
+	td_error_t err = { 0 };
+	td_base_opts_t bo;
+	td_base_result_t *b = NULL;
+	td_db_t *db = NULL;
+	int rc;
+
+	td_base_opts_init(&bo);
+	if (!td_spec_is_db(db_spec))
+		return cli_error("--base auto needs an upstream database, not '%s'", db_spec);
+	if ((rc = td_db_open(&db, db_spec, &err)) ||
+	    (rc = td_load_tree(tgt, target_spec, lo->target_label, lo, NULL, &err)) ||
+	    (rc = td_base_rank(&b, db, *tgt, &bo, &err)))
+		goto out;
+	if (b->ambiguous && !quiet)
+		cli_warn("the base is ambiguous: %s or %s (see treedrift base); comparing against %s",
+			 b->candidates[0].label, b->candidates[1].label, b->candidates[0].label);
+	if (!(*label = strdup(b->candidates[0].label))) {
+		rc = cli_error("out of memory");
+		goto out;
+	}
+	rc = td_db_load(db, *label, up, &err);
+out:
+	if (rc && err.msg[0])
+		cli_lib_error(&err);
+	td_base_result_free(b);
+	td_db_free(db);
+	return rc ? CLI_EXIT_ERROR : 0;
+}
+
+/* The stages after td_compare that explain changed files: other versions of
+ * a multi-version upstream database, then moves and copies. */
+static int find_origins(td_result_t *r, const char *upstream_spec, const td_origin_opts_t *oo, int origins)
+{
+	td_error_t err = { 0 };
+	td_db_t *db = NULL;
+	int rc = 0;
+
+	if (td_spec_is_db(upstream_spec) && r->base_version) {
+		rc = td_db_open(&db, upstream_spec, &err);
+		if (!rc)
+			rc = td_origin_versions(r, db, NULL, &err);
+		td_db_free(db);
+	}
+	if (!rc && origins)
+		rc = td_origin_find(r, oo, NULL, &err);
+	return rc ? cli_lib_error(&err) : 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	cli_parser_t p;
@@ -132,7 +192,11 @@ int cmd_compare(int argc, char **argv)
 	td_result_t *r = NULL;
 	td_scan_stats_t stats = { 0 };
 	cli_progress_t prog;
+	td_origin_opts_t oo;
+	int origins = 1, up_tgt_taken = 0;
+	char *auto_label = NULL;
 
+	td_origin_opts_init(&oo);
 	td_load_opts_init(&lo);
 	td_compare_opts_init(&co);
 	td_view_init(&view);
@@ -170,6 +234,13 @@ int cmd_compare(int argc, char **argv)
 				goto out;
 		} else if (!strcmp(name, "no-length")) {
 			co.len_diff = 0;
+		} else if (!strcmp(name, "find-copies")) {
+			oo.find_copies = 1;
+		} else if (!strcmp(name, "copy-threshold")) {
+			if (parse_threshold(name, a, &oo.copy_threshold))
+				goto out;
+		} else if (!strcmp(name, "no-origins")) {
+			origins = 0;
 		} else if (!strcmp(name, "include") || !strcmp(name, "exclude")) {
 			if (globs_add(name[0] == 'i' ? &inc : &exc, a)) {
 				cli_error("out of memory");
@@ -232,7 +303,14 @@ int cmd_compare(int argc, char **argv)
 	cli_progress_init(&prog, "reading", quiet);
 	lo.scan.progress = cli_progress_cb;
 	lo.scan.progress_ctx = &prog;
-	if (td_load_pair(&up, &tgt, p.argv[0], p.argv[1], &lo, &stats, &err)) {
+	lo.upstream_full = !origins ? 0 : oo.find_copies ? TD_UPSTREAM_FULL_ALWAYS : TD_UPSTREAM_FULL_IF_ADDED;
+	oo.threads = lo.scan.jobs;
+	if (lo.upstream_label && !strcmp(lo.upstream_label, "auto")) {
+		int bad = load_auto_base(&up, &tgt, &auto_label, p.argv[0], p.argv[1], &lo, quiet);
+		cli_progress_done(&prog);
+		if (bad)
+			goto out;
+	} else if (td_load_pair(&up, &tgt, p.argv[0], p.argv[1], &lo, &stats, &err)) {
 		cli_progress_done(&prog);
 		cli_lib_error(&err);
 		goto out;
@@ -242,14 +320,22 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "treedrift: %llu files listed, %llu read (%llu bytes), %llu reused\n",
 			(unsigned long long)stats.files_listed, (unsigned long long)stats.files_read,
 			(unsigned long long)stats.bytes_read, (unsigned long long)stats.files_reused);
+	up_tgt_taken = 1;
 	if (td_compare(&r, up, tgt, &co, &err)) {
 		cli_lib_error(&err);
 		goto out;
 	}
+	if (find_origins(r, p.argv[0], &oo, origins))
+		goto out;
 	if (write_report(output, r, fmt, &view))
 		goto out;
 	rc = drift_status(r, fail_on);
 out:
+	if (!up_tgt_taken) {
+		td_tree_free(up);
+		td_tree_free(tgt);
+	}
+	free(auto_label);
 	td_result_free(r);
 	free(inc.v);
 	free(exc.v);

@@ -8,6 +8,8 @@ static const cli_cmd_t commands[] = {
 	{ "scan", cmd_scan, "hash a tree into a database" },
 	{ "compare", cmd_compare, "compare a target tree against upstream" },
 	{ "show", cmd_show, "print a database's metadata and entries" },
+	{ "versions", cmd_versions, "list the versions a database holds" },
+	{ "base", cmd_base, "find which database version a tree is based on" },
 	{ "hash", cmd_hash, "print TLSH digests of files, as the reference tlsh does" },
 	{ "distance", cmd_distance, "print the TLSH distance of two digests" },
 	{ NULL, NULL, NULL }

@@ -172,6 +172,31 @@ void td_result_update_totals(td_result_t *r)
 	t->total_distance = t->modified_distance + t->added_distance;
 }
 
+/* A result and the strings later stages hand it to keep (the labels of
+ * matches_version): td_compare allocates this, td_result_free frees it all. */
+typedef struct result_impl {
+	td_result_t pub;
+	char **strings;
+	size_t nstrings, cap;
+} result_impl_t;
+
+int td_result_keep_string(td_result_t *r, const char *s, const char **out)
+{
+	result_impl_t *ri = (result_impl_t *)r;
+	void *p = ri->strings;
+	char *copy;
+
+	*out = NULL;
+	if (td_grow(&p, &ri->cap, ri->nstrings + 1, sizeof(*ri->strings)))
+		return TD_ENOMEM;
+	ri->strings = p;
+	if (!(copy = td_strndup(s, strlen(s))))
+		return TD_ENOMEM;
+	ri->strings[ri->nstrings++] = copy;
+	*out = copy;
+	return TD_OK;
+}
+
 int td_compare(td_result_t **out, td_tree_t *upstream, td_tree_t *target,
 	       const td_compare_opts_t *opts, td_error_t *err)
 {
@@ -184,7 +209,7 @@ int td_compare(td_result_t **out, td_tree_t *upstream, td_tree_t *target,
 		td_compare_opts_init(&defaults);
 		opts = &defaults;
 	}
-	r = calloc(1, sizeof(*r));
+	r = calloc(1, sizeof(result_impl_t));
 	cap = upstream->count + target->count;
 	if (!r || !(r->changes = td_malloc_array(cap, sizeof(td_change_t)))) {
 		free(r);
@@ -221,8 +246,13 @@ int td_compare(td_result_t **out, td_tree_t *upstream, td_tree_t *target,
 
 void td_result_free(td_result_t *r)
 {
+	result_impl_t *ri = (result_impl_t *)r;
+
 	if (!r)
 		return;
+	for (size_t i = 0; i < ri->nstrings; i++)
+		free(ri->strings[i]);
+	free(ri->strings);
 	free(r->changes);
 	td_tree_free(r->upstream);
 	td_tree_free(r->target);

@@ -28,5 +28,11 @@ int td_grow(void **buf, size_t *cap, size_t need, size_t elem_size);
 /* Byte order of paths, a prefix first: memcmp order, as SQLite sorts BLOBs. */
 int td_path_cmp(const char *a, size_t alen, const char *b, size_t blen);
 
+/* Keep a copy of s with r until td_result_free (for the const char *
+ * fields of its changes); *out points to the copy. Only for results from
+ * td_compare. Returns 0 or TD_ENOMEM. */
+struct td_result;
+int td_result_keep_string(struct td_result *r, const char *s, const char **out);
+
 #include "banned.h"
 #endif

@@ -110,6 +110,8 @@ static void want(side_t *s, const td_file_t *f, td_need_t n)
  * identity, SHA-256 where sizes match, everything where they differ. */
 static void plan_first_pass(side_t *u, side_t *t, int upstream_full)
 {
+	int added = 0;
+
 	for (size_t j = 0; j < t->tree->count; j++) {
 		const td_file_t *tf = &t->tree->files[j];
 		const td_file_t *uf;
@@ -118,6 +120,7 @@ static void plan_first_pass(side_t *u, side_t *t, int upstream_full)
 		uf = td_tree_find(u->tree, tf->path, tf->path_len);
 		if (!is_file(uf)) {
 			want(t, tf, TD_NEED_FULL);
+			added = 1;
 			continue;
 		}
 		if (uf->has_gitoid && tf->has_gitoid && !memcmp(uf->gitoid, tf->gitoid, TD_GITOID_BYTES))
@@ -130,7 +133,7 @@ static void plan_first_pass(side_t *u, side_t *t, int upstream_full)
 			want(t, tf, TD_NEED_FULL);
 		}
 	}
-	if (upstream_full)
+	if (upstream_full == TD_UPSTREAM_FULL_ALWAYS || (upstream_full && added))
 		for (size_t i = 0; i < u->tree->count; i++)
 			if (is_file(&u->tree->files[i]))
 				want(u, &u->tree->files[i], TD_NEED_FULL);

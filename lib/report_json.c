@@ -12,6 +12,7 @@
 
 #include "report_impl.h"
 #include "treedrift/json.h"
+#include "treedrift/origin.h"
 #include "internal.h"
 
 static const char hex_digits[] = "0123456789abcdef";
@@ -109,6 +110,16 @@ static void json_totals(FILE *f, const td_totals_t *t)
 			cls == TD_CLASS_CLEAN ? "" : ", ", td_class_name(cls),
 			t->by_class[cls].files, t->by_class[cls].distance);
 	fputs("}\n  },\n", f);
+}
+
+/* How many changes an origin explains (doc/formats.md, "origins"). */
+static void json_origin_counts(FILE *f, const td_result_t *r)
+{
+	td_origin_counts_t n;
+
+	td_origin_count(&n, r);
+	fprintf(f, "  \"origins\": {\"moved\": %" PRIu64 ", \"copied\": %" PRIu64
+		", \"matches_version\": %" PRIu64 "},\n", n.moved, n.copied, n.matches_version);
 }
 
 static const char *entry_type_name(td_entry_type_t type)
@@ -266,6 +277,7 @@ int td_report_json(FILE *f, const td_result_t *r, const td_view_t *v)
 	json_bool(f, build_info);
 	fputs(",\n", f);
 	json_totals(f, &r->totals);
+	json_origin_counts(f, r);
 	fputs("  \"files\": [", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ",\n" : "\n", f);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report_impl.h"
+#include "treedrift/origin.h"
 #include "internal.h"
 
 #define ANSI_RESET "\033[0m"
@@ -312,6 +313,23 @@ static void put_totals(FILE *f, const td_result_t *r, const td_view_t *v, int po
 	}
 }
 
+/* The files explained by an origin, when there are any: moved, copied, or
+ * equal to another upstream version's file. */
+static void put_origin_totals(FILE *f, const td_result_t *r)
+{
+	td_origin_counts_t n;
+
+	td_origin_count(&n, r);
+	if (!n.moved && !n.copied && !n.matches_version)
+		return;
+	put_count(f, "moved", NULL, n.moved);
+	fputc('\n', f);
+	put_count(f, "copied", NULL, n.copied);
+	fputc('\n', f);
+	put_count(f, "other version", NULL, n.matches_version);
+	fputc('\n', f);
+}
+
 int td_report_text(FILE *f, const td_result_t *r, const td_view_t *v)
 {
 	td_view_t defaults;
@@ -334,6 +352,7 @@ int td_report_text(FILE *f, const td_result_t *r, const td_view_t *v)
 	put_list(f, r, idx, n, v, policy);
 	put_skipped(f, r, idx, n);
 	put_totals(f, r, v, policy);
+	put_origin_totals(f, r);
 	rc = td_report_finish(f);
 out:
 	free(idx);

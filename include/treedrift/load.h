@@ -19,8 +19,13 @@ typedef struct td_load_opts {
 	td_source_opts_t source;
 	const char *upstream_label;  /* database version to compare against; NULL: newest */
 	const char *target_label;    /* when the target is a database */
-	int upstream_full;           /* digest every upstream file in full (rename detection) */
+	int upstream_full;           /* digest every upstream file in full, as copy detection
+				      * needs: TD_UPSTREAM_FULL_IF_ADDED or _ALWAYS; 0 never */
 } td_load_opts_t;
+
+/* td_load_opts_t.upstream_full */
+#define TD_UPSTREAM_FULL_IF_ADDED 1 /* only when the target has paths upstream lacks */
+#define TD_UPSTREAM_FULL_ALWAYS 2
 
 void td_load_opts_init(td_load_opts_t *o);
 

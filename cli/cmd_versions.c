@@ -1,0 +1,114 @@
+/* treedrift versions: the versions a database holds. */
+#include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "treedrift/json.h"
+#include "treedrift/store.h"
+
+static const cli_opt_t versions_opts[] = {
+	{ "format", 'f', "FMT", "text (default) or json" },
+	CLI_OPT_END
+};
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+static void print_text(const td_version_t *v, size_t nv, uint64_t db_bytes)
+{
+	int w = (int)strlen("LABEL");
+
+	for (size_t i = 0; i < nv; i++) {
+		int n = v[i].meta.label ? (int)strlen(v[i].meta.label) : 1;
+		if (n > w)
+			w = n;
+	}
+	printf("%-*s %8s %14s %-7s %-20s %s\n", w, "LABEL", "FILES", "BYTES", "SOURCE", "SCANNED", "ROOT");
+	for (size_t i = 0; i < nv; i++) {
+		printf("%-*s %8" PRIu64 " %14" PRIu64 " %-7s %-20s ", w, or_dash(v[i].meta.label),
+		       v[i].file_count, v[i].total_bytes, or_dash(v[i].meta.source_kind),
+		       or_dash(v[i].meta.scanned_at));
+		cli_fput_path(stdout, or_dash(v[i].meta.root), strlen(or_dash(v[i].meta.root)));
+		putchar('\n');
+	}
+	printf("%zu version%s, database %" PRIu64 " bytes\n", nv, nv == 1 ? "" : "s", db_bytes);
+}
+
+static void json_str(const char *key, const char *val)
+{
+	printf(", \"%s\": ", key);
+	if (val)
+		td_json_string(stdout, val, strlen(val));
+	else
+		fputs("null", stdout);
+}
+
+static void print_json(const td_version_t *v, size_t nv, uint64_t db_bytes)
+{
+	printf("{\"schema\": 1, \"database_bytes\": %" PRIu64 ", \"versions\": [", db_bytes);
+	for (size_t i = 0; i < nv; i++) {
+		printf("%s\n  {\"index\": %zu", i ? "," : "", i);
+		json_str("label", v[i].meta.label);
+		printf(", \"files\": %" PRIu64 ", \"bytes\": %" PRIu64, v[i].file_count, v[i].total_bytes);
+		json_str("source_kind", v[i].meta.source_kind);
+		json_str("root", v[i].meta.root);
+		json_str("scanned_at", v[i].meta.scanned_at);
+		json_str("tool_version", v[i].meta.tool_version);
+		putchar('}');
+	}
+	printf("%s]}\n", nv ? "\n" : "");
+}
+
+int cmd_versions(int argc, char **argv)
+{
+	cli_parser_t p;
+	td_error_t err = { 0 };
+	td_db_t *db = NULL;
+	td_version_t *v = NULL;
+	size_t nv = 0;
+	struct stat st;
+	int json = 0, rc = CLI_EXIT_ERROR, opt;
+
+	if (cli_parser_init(&p, versions_opts, "treedrift versions [options] DB",
+			    "List the versions of database DB, oldest first: label, entries, bytes of "
+			    "their files, source kind, scan time and root.", argc, argv))
+		return cli_error("out of memory");
+	while ((opt = cli_parser_next(&p)) >= 0) {
+		if (!strcmp(versions_opts[opt].name, "format")) {
+			if (strcmp(p.arg, "text") && strcmp(p.arg, "json")) {
+				cli_error("versions prints text or json, not '%s'", p.arg);
+				goto out;
+			}
+			json = !strcmp(p.arg, "json");
+		}
+	}
+	if (opt == CLI_PARSE_HELP) {
+		rc = CLI_EXIT_SAME;
+		goto out;
+	}
+	if (opt == CLI_PARSE_ERROR)
+		goto out;
+	if (p.argc != 1) {
+		cli_error("versions takes one database");
+		goto out;
+	}
+	if (td_db_open(&db, p.argv[0], &err) || td_db_versions(db, &v, &nv, &err)) {
+		cli_lib_error(&err);
+		goto out;
+	}
+	if (stat(p.argv[0], &st))
+		st.st_size = 0;
+	if (json)
+		print_json(v, nv, (uint64_t)st.st_size);
+	else
+		print_text(v, nv, (uint64_t)st.st_size);
+	rc = fflush(stdout) ? cli_error("unable to write the output") : CLI_EXIT_SAME;
+out:
+	td_versions_free(v, nv);
+	td_db_free(db);
+	cli_parser_release(&p);
+	return rc;
+}

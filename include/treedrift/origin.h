@@ -1,0 +1,112 @@
+/* Origins: where the changed files of a comparison came from, beyond the
+ * same path. Two stages that run on a finished td_compare result, before the
+ * reports:
+ * - td_origin_versions: with a database of many upstream versions, a
+ *   modified or added file that equals another version's file at its path
+ *   (a backport, or a file left at an older release) gets matches_version.
+ * - td_origin_find: an added file (and, with find_copies, a modified one)
+ *   that equals an upstream file at another path is moved (distance 0); one
+ *   whose nearest upstream file by TLSH distance is within the copy
+ *   threshold is copied from it, and scores that distance instead of the
+ *   distance of a wholly new file.
+ * Both update the changes' scores and classes and then the totals. */
+#ifndef TREEDRIFT_ORIGIN_H
+#define TREEDRIFT_ORIGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "treedrift/common.h"
+#include "treedrift/compare.h"
+#include "treedrift/store.h"
+#include "treedrift/tlsh.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A nearest upstream file at this TLSH distance or less makes a copy. Set
+ * from linux 6.12 against 6.1: below 40 nearly every pair found is a real
+ * copy, from 40 to 70 about half, from 70 to 100 few (templated files, such
+ * as device-tree bindings, sit that near each other); see bench/README.md. */
+#define TD_DEFAULT_COPY_THRESHOLD 70
+
+typedef struct td_origin_opts {
+	int copy_threshold;   /* default TD_DEFAULT_COPY_THRESHOLD (70); < 0: exact (moved) matches only */
+	int find_copies;      /* 1: look for a better origin of modified files too */
+	unsigned threads;     /* search threads; 0: the online CPUs */
+} td_origin_opts_t;
+
+void td_origin_opts_init(td_origin_opts_t *o);
+
+/* What td_origin_find did. */
+typedef struct td_origin_stats {
+	uint64_t searched;    /* files looked up */
+	uint64_t moved;       /* found with identical content at another path */
+	uint64_t copied;      /* found within the copy threshold */
+	uint64_t candidates;  /* upstream files with a TLSH digest */
+	uint64_t distances;   /* TLSH distances computed (some cut short) */
+} td_origin_stats_t;
+
+/* Find the origins of r's added files (and modified ones, with find_copies)
+ * among all upstream files of r, whatever include/exclude left out of the
+ * comparison. Identical content (SHA-256) at another path comes first: an
+ * added file is then "moved", distance 0, from that path (one that the
+ * target no longer has first, then the first path in byte order); a
+ * modified file is "copied" at distance 0. Otherwise the upstream file
+ * nearest by TLSH distance (with r->len_diff; ties: the first path) makes a
+ * copy when its distance is at most copy_threshold, and, for a modified file,
+ * below its same-path distance. Files without a TLSH digest (under 50 bytes,
+ * or too uniform) can only be found moved. Upstream files without a full
+ * digest are not candidates (load a source upstream with upstream_full).
+ * Files that already have matches_version are left alone. Deterministic
+ * whatever the thread count. stats may be NULL. */
+int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t *stats, td_error_t *err);
+
+/* Mark the modified and added files of r that equal (by SHA-256, or link
+ * target) the file at their path in a version of db other than
+ * r->base_version: matches_version names it (the version nearest to the
+ * base in td_version_label_cmp order; between two as near, the later),
+ * and the file scores distance 0, class clean: it is upstream content,
+ * not drift. It keeps its status, so it still counts as modified or added.
+ * r must come from td_compare (the labels are kept with it) and have a
+ * base_version that db holds; without one this does nothing. *marked (may
+ * be NULL) gets the number of files marked. */
+int td_origin_versions(td_result_t *r, td_db_t *db, size_t *marked, td_error_t *err);
+
+/* How many listed changes of r carry each note: moved, copied, matches_version. */
+typedef struct td_origin_counts {
+	uint64_t moved;
+	uint64_t copied;
+	uint64_t matches_version;
+} td_origin_counts_t;
+
+void td_origin_count(td_origin_counts_t *out, const td_result_t *r);
+
+/* Order of version labels: runs of digits compare as numbers, other bytes
+ * as bytes ("v6.1.9" < "v6.1.10" < "v6.2"). Returns < 0, 0 or > 0. */
+int td_version_label_cmp(const char *a, const char *b);
+
+/* Nearest-neighbour search over a fixed set of TLSH digests, the engine of
+ * td_origin_find, exposed for benchmarks and tools. The index copies the
+ * digests; it is read-only once built, so any number of threads may query it. */
+typedef struct td_tlsh_index td_tlsh_index_t;
+
+/* Build an index over n digests (index i names digests[i]). Caller frees
+ * with td_tlsh_index_free(). */
+int td_tlsh_index_new(td_tlsh_index_t **out, const td_tlsh_t *digests, size_t n, int len_diff,
+		      td_error_t *err);
+void td_tlsh_index_free(td_tlsh_index_t *ix);
+
+/* The digest nearest to q with distance <= limit, skipping index skip (use
+ * SIZE_MAX to skip none); ties go to the lowest index. Returns its distance
+ * and sets *found, or returns limit + 1 and sets *found to SIZE_MAX when no
+ * digest is that near. *distances (may be NULL) grows by the number of
+ * distances computed. */
+int td_tlsh_index_nearest(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
+			  size_t *found, uint64_t *distances);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

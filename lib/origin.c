@@ -1,0 +1,606 @@
+/* Origins of changed files: other versions of the same path (a
+ * multi-version database), identical content at another path (moved), and
+ * the nearest upstream file by TLSH distance (copied). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "treedrift/origin.h"
+#include "tlsh_spec.h"
+#include "internal.h"
+
+/* The header terms of the TLSH distance bound it from below: lvalues d
+ * apart (circularly) add d when d <= 1, else d * TLSH_LENGTH_MULT; quartile
+ * ratios d apart add (d - 1) * TLSH_QRATIO_MULT when d > 1. So the index
+ * keeps the digests in cells by (lvalue, q1 ratio, q2 ratio) and visits
+ * only the cells whose bound is within the search's. */
+#define NCELLS (TLSH_RANGE_LVALUE * TLSH_RANGE_QRATIO * TLSH_RANGE_QRATIO)
+
+/* Below this many queries one thread does all: starting more costs more. */
+#define MIN_QUERIES_PER_THREAD 16
+
+static int is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+void td_origin_opts_init(td_origin_opts_t *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->copy_threshold = TD_DEFAULT_COPY_THRESHOLD;
+}
+
+int td_version_label_cmp(const char *a, const char *b)
+{
+	const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+
+	while (*p && *q) {
+		if (is_digit(*p) && is_digit(*q)) {
+			const unsigned char *ps, *qs;
+			size_t pn, qn;
+			while (*p == '0' && is_digit(p[1]))
+				p++;
+			while (*q == '0' && is_digit(q[1]))
+				q++;
+			for (ps = p; is_digit(*p); p++)
+				;
+			for (qs = q; is_digit(*q); q++)
+				;
+			pn = (size_t)(p - ps);
+			qn = (size_t)(q - qs);
+			if (pn != qn)
+				return pn < qn ? -1 : 1;
+			int c = memcmp(ps, qs, pn);
+			if (c)
+				return c;
+			continue;
+		}
+		if (*p != *q)
+			return *p < *q ? -1 : 1;
+		p++, q++;
+	}
+	return (*p != 0) - (*q != 0);
+}
+
+/* ---- The nearest-neighbour index ---- */
+
+typedef struct ix_entry {
+	td_tlsh_t h;
+	uint32_t index;  /* into the caller's digests */
+} ix_entry_t;
+
+struct td_tlsh_index {
+	ix_entry_t *e;            /* sorted by (cell, index) */
+	size_t n;
+	uint32_t *start;          /* [NCELLS + 1]: cell c is e[start[c] .. start[c + 1]) */
+	int len_diff;
+};
+
+static size_t cell_of(const td_tlsh_t *h)
+{
+	return ((size_t)h->lvalue * TLSH_RANGE_QRATIO + (h->q1_ratio & 0xf)) * TLSH_RANGE_QRATIO +
+	       (h->q2_ratio & 0xf);
+}
+
+int td_tlsh_index_new(td_tlsh_index_t **out, const td_tlsh_t *digests, size_t n, int len_diff,
+		      td_error_t *err)
+{
+	td_tlsh_index_t *ix;
+	uint32_t *fill = NULL;
+
+	*out = NULL;
+	if (n >= UINT32_MAX)
+		return td_error_set(err, TD_ENOMEM, "too many digests to index: %zu", n);
+	ix = calloc(1, sizeof(*ix));
+	if (!ix || !(ix->e = td_malloc_array(n ? n : 1, sizeof(*ix->e))) ||
+	    !(ix->start = calloc(NCELLS + 1, sizeof(*ix->start))) ||
+	    !(fill = calloc(NCELLS, sizeof(*fill)))) {
+		td_tlsh_index_free(ix);
+		return td_error_set(err, TD_ENOMEM, "out of memory indexing %zu digests", n);
+	}
+	ix->n = n;
+	ix->len_diff = len_diff;
+	for (size_t i = 0; i < n; i++)
+		ix->start[cell_of(&digests[i]) + 1]++;
+	for (size_t c = 0; c < NCELLS; c++)
+		ix->start[c + 1] += ix->start[c];
+	/* A counting sort: stable, so each cell stays in index order. */
+	for (size_t i = 0; i < n; i++) {
+		size_t c = cell_of(&digests[i]);
+		ix_entry_t *e = &ix->e[ix->start[c] + fill[c]++];
+		e->h = digests[i];
+		e->index = (uint32_t)i;
+	}
+	free(fill);
+	*out = ix;
+	return TD_OK;
+}
+
+void td_tlsh_index_free(td_tlsh_index_t *ix)
+{
+	if (!ix)
+		return;
+	free(ix->e);
+	free(ix->start);
+	free(ix);
+}
+
+typedef struct nn_best {
+	int dist;
+	size_t index;
+	uint64_t distances;
+} nn_best_t;
+
+static void visit_cell(const td_tlsh_index_t *ix, size_t c, const td_tlsh_t *q, int limit,
+		       size_t skip, nn_best_t *b)
+{
+	const ix_entry_t *e = ix->e + ix->start[c], *end = ix->e + ix->start[c + 1];
+
+	b->distances += (uint64_t)(end - e);
+	for (; e < end; e++) {
+		int lim = b->dist <= limit ? b->dist : limit;
+		int d = td_tlsh_distance_bounded(q, &e->h, ix->len_diff, lim);
+		if (d > lim || e->index == skip)
+			continue;
+		if (d < b->dist || e->index < b->index) {
+			b->dist = d;
+			b->index = e->index;
+		}
+	}
+}
+
+static int circular(int x, int y, int range)
+{
+	int d = x > y ? x - y : y - x;
+	return d < range - d ? d : range - d;
+}
+
+static int length_bound(int dl)
+{
+	return dl <= 1 ? dl : dl * TLSH_LENGTH_MULT;
+}
+
+static int ratio_bound(int dq)
+{
+	return dq <= 1 ? dq : (dq - 1) * TLSH_QRATIO_MULT;
+}
+
+static int bound_now(const nn_best_t *b, int limit)
+{
+	return b->dist <= limit ? b->dist : limit;
+}
+
+/* Visit the cells of one lvalue whose ratio bounds, added to base, stay
+ * within the search's bound. */
+static void visit_lvalue(const td_tlsh_index_t *ix, int lv, int base, const td_tlsh_t *q, int limit,
+			 size_t skip, nn_best_t *b)
+{
+	for (int q1 = 0; q1 < TLSH_RANGE_QRATIO; q1++) {
+		int b1 = base + ratio_bound(circular(q1, q->q1_ratio & 0xf, TLSH_RANGE_QRATIO));
+		if (b1 > bound_now(b, limit))
+			continue;
+		for (int q2 = 0; q2 < TLSH_RANGE_QRATIO; q2++) {
+			int b2 = b1 + ratio_bound(circular(q2, q->q2_ratio & 0xf, TLSH_RANGE_QRATIO));
+			size_t c = ((size_t)lv * TLSH_RANGE_QRATIO + (size_t)q1) * TLSH_RANGE_QRATIO + (size_t)q2;
+			if (b2 <= bound_now(b, limit) && ix->start[c] != ix->start[c + 1])
+				visit_cell(ix, c, q, limit, skip, b);
+		}
+	}
+}
+
+int td_tlsh_index_nearest(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
+			  size_t *found, uint64_t *distances)
+{
+	nn_best_t b = { limit + 1, SIZE_MAX, 0 };
+
+	if (limit >= 0 && !ix->len_diff) {
+		for (int lv = 0; lv < TLSH_RANGE_LVALUE; lv++)
+			visit_lvalue(ix, lv, 0, q, limit, skip, &b);
+	} else if (limit >= 0) {
+		/* Nearest lvalues first, so that the bound tightens early; one
+		 * whose length term alone exceeds it ends the search. */
+		for (int dl = 0; dl <= TLSH_RANGE_LVALUE / 2; dl++) {
+			int base = length_bound(dl);
+			if (base > bound_now(&b, limit))
+				break;
+			visit_lvalue(ix, (q->lvalue + dl) % TLSH_RANGE_LVALUE, base, q, limit, skip, &b);
+			if (dl && dl != TLSH_RANGE_LVALUE / 2)
+				visit_lvalue(ix, (q->lvalue + TLSH_RANGE_LVALUE - dl) % TLSH_RANGE_LVALUE, base, q,
+					     limit, skip, &b);
+		}
+	}
+	if (distances)
+		*distances += b.distances;
+	*found = b.index;
+	return b.index == SIZE_MAX ? limit + 1 : b.dist;
+}
+
+/* ---- td_origin_find ---- */
+
+static int is_full_file(const td_file_t *f)
+{
+	return f && f->type == TD_ENTRY_FILE && f->has_digest;
+}
+
+static int has_tlsh(const td_file_t *f)
+{
+	return is_full_file(f) && !f->digest.sha_only && f->digest.tlsh_status == TD_TLSH_OK;
+}
+
+/* Upstream files by content, for exact matches: those the target no
+ * longer has first (a move leaves its old path behind), then path order. */
+typedef struct by_sha {
+	const td_file_t *f;
+	int kept;   /* 1: the target still has this path */
+} by_sha_t;
+
+static int by_sha_cmp(const void *pa, const void *pb)
+{
+	const by_sha_t *a = pa, *b = pb;
+	int c = memcmp(a->f->digest.sha256, b->f->digest.sha256, TD_SHA256_BYTES);
+
+	if (c)
+		return c;
+	if (a->kept != b->kept)
+		return a->kept - b->kept;
+	return td_path_cmp(a->f->path, a->f->path_len, b->f->path, b->f->path_len);
+}
+
+/* The first upstream file with f's content at another path, or NULL. */
+static const td_file_t *find_same_content(const by_sha_t *v, size_t n, const td_file_t *f)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (memcmp(v[mid].f->digest.sha256, f->digest.sha256, TD_SHA256_BYTES) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && !memcmp(v[lo].f->digest.sha256, f->digest.sha256, TD_SHA256_BYTES); lo++)
+		if (td_path_cmp(v[lo].f->path, v[lo].f->path_len, f->path, f->path_len))
+			return v[lo].f;
+	return NULL;
+}
+
+/* One TLSH search: the change, its limit, the candidate to skip (its own
+ * path), and the answer. */
+typedef struct query {
+	td_change_t *c;
+	int limit;
+	size_t skip;
+	size_t found;
+	int dist;
+} query_t;
+
+typedef struct search {
+	const td_tlsh_index_t *ix;
+	query_t *q;
+	size_t begin, end;
+	uint64_t distances;
+} search_t;
+
+static void *search_run(void *arg)
+{
+	search_t *s = arg;
+
+	for (size_t i = s->begin; i < s->end; i++) {
+		query_t *q = &s->q[i];
+		q->dist = td_tlsh_index_nearest(s->ix, &q->c->target->digest.tlsh, q->limit, q->skip,
+						&q->found, &s->distances);
+	}
+	return NULL;
+}
+
+static unsigned search_threads(const td_origin_opts_t *o, size_t nq)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t t = o->threads ? o->threads : online > 0 ? (size_t)online : 1;
+	size_t most = nq / MIN_QUERIES_PER_THREAD;
+
+	if (t > most)
+		t = most;
+	if (t > 256)
+		t = 256;
+	return t ? (unsigned)t : 1;
+}
+
+/* Run the queries on threads, each over its own slice; the answers land in
+ * the queries, so the outcome does not depend on the thread count. */
+static uint64_t run_queries(const td_tlsh_index_t *ix, query_t *q, size_t nq, unsigned threads)
+{
+	search_t s[256];
+	pthread_t tid[256];
+	int started[256] = { 0 };
+	uint64_t distances = 0;
+
+	for (unsigned t = 0; t < threads; t++) {
+		s[t].ix = ix;
+		s[t].q = q;
+		s[t].begin = nq * t / threads;
+		s[t].end = nq * (t + 1) / threads;
+		s[t].distances = 0;
+	}
+	for (unsigned t = 1; t < threads; t++)
+		started[t] = !pthread_create(&tid[t], NULL, search_run, &s[t]);
+	search_run(&s[0]);
+	for (unsigned t = 1; t < threads; t++) {
+		if (started[t])
+			pthread_join(tid[t], NULL);
+		else
+			search_run(&s[t]);
+		distances += s[t].distances;
+	}
+	return distances + s[0].distances;
+}
+
+static void set_origin(td_change_t *c, td_origin_kind_t kind, const td_file_t *from, int dist,
+		       const td_thresholds_t *t)
+{
+	c->origin_kind = kind;
+	c->origin = from;
+	c->distance = dist;
+	c->fallback = 0;
+	c->cls = td_classify(dist, t);
+	c->risk = dist * c->weight;
+}
+
+static int wants_origin(const td_change_t *c, const td_origin_opts_t *o)
+{
+	if (c->matches_version || !is_full_file(c->target))
+		return 0;
+	return c->status == TD_STATUS_ADDED || (o->find_copies && c->status == TD_STATUS_MODIFIED);
+}
+
+/* The upstream side: candidates for TLSH (digests and the files they
+ * belong to, in path order) and every digested file by content. */
+typedef struct upstream_set {
+	td_tlsh_t *digests;
+	const td_file_t **files;
+	size_t n;
+	by_sha_t *by_sha;
+	size_t nsha;
+} upstream_set_t;
+
+static void upstream_set_release(upstream_set_t *u)
+{
+	free(u->digests);
+	free(u->files);
+	free(u->by_sha);
+}
+
+static int upstream_set_build(upstream_set_t *u, const td_result_t *r, td_error_t *err)
+{
+	const td_tree_t *up = r->upstream;
+	size_t n = up->count ? up->count : 1;
+
+	memset(u, 0, sizeof(*u));
+	u->digests = td_malloc_array(n, sizeof(*u->digests));
+	u->files = td_malloc_array(n, sizeof(*u->files));
+	u->by_sha = td_malloc_array(n, sizeof(*u->by_sha));
+	if (!u->digests || !u->files || !u->by_sha)
+		return td_error_set(err, TD_ENOMEM, "out of memory finding origins");
+	for (size_t i = 0; i < up->count; i++) {
+		const td_file_t *f = &up->files[i];
+		if (!is_full_file(f))
+			continue;
+		u->by_sha[u->nsha].f = f;
+		u->by_sha[u->nsha++].kept = td_tree_find(r->target, f->path, f->path_len) != NULL;
+		if (has_tlsh(f)) {
+			u->digests[u->n] = f->digest.tlsh;
+			u->files[u->n++] = f;
+		}
+	}
+	qsort(u->by_sha, u->nsha, sizeof(*u->by_sha), by_sha_cmp);
+	return TD_OK;
+}
+
+/* The candidate index of upstream file f, or SIZE_MAX when it is none. */
+static size_t candidate_of(const upstream_set_t *u, const td_file_t *f)
+{
+	size_t lo = 0, hi = u->n;
+
+	while (f && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = td_path_cmp(u->files[mid]->path, u->files[mid]->path_len, f->path, f->path_len);
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
+}
+
+int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t *stats, td_error_t *err)
+{
+	td_origin_opts_t defaults;
+	td_origin_stats_t st = { 0 };
+	upstream_set_t u;
+	td_tlsh_index_t *ix = NULL;
+	query_t *q = NULL;
+	size_t nq = 0;
+	int rc;
+
+	if (!o) {
+		td_origin_opts_init(&defaults);
+		o = &defaults;
+	}
+	if ((rc = upstream_set_build(&u, r, err)))
+		goto out;
+	st.candidates = u.n;
+	if (!(q = td_malloc_array(r->count ? r->count : 1, sizeof(*q)))) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory finding origins");
+		goto out;
+	}
+	for (size_t i = 0; i < r->count; i++) {
+		td_change_t *c = &r->changes[i];
+		const td_file_t *same;
+		if (!wants_origin(c, o))
+			continue;
+		st.searched++;
+		if ((same = find_same_content(u.by_sha, u.nsha, c->target))) {
+			int moved = c->status == TD_STATUS_ADDED;
+			set_origin(c, moved ? TD_ORIGIN_MOVED : TD_ORIGIN_COPIED, same, 0, &r->thresholds);
+			st.moved += moved;
+			st.copied += !moved;
+			continue;
+		}
+		if (!has_tlsh(c->target) || o->copy_threshold < 0)
+			continue;
+		q[nq].c = c;
+		q[nq].limit = o->copy_threshold;
+		q[nq].skip = SIZE_MAX;
+		if (c->status == TD_STATUS_MODIFIED) {
+			/* Only an origin nearer than its own path's file is news. */
+			if (c->distance - 1 < q[nq].limit)
+				q[nq].limit = c->distance - 1;
+			q[nq].skip = candidate_of(&u, c->upstream);
+			if (q[nq].limit < 0)
+				continue;
+		}
+		nq++;
+	}
+	if (nq) {
+		if ((rc = td_tlsh_index_new(&ix, u.digests, u.n, r->len_diff, err)))
+			goto out;
+		st.distances = run_queries(ix, q, nq, search_threads(o, nq));
+	}
+	for (size_t i = 0; i < nq; i++) {
+		if (q[i].found == SIZE_MAX)
+			continue;
+		set_origin(q[i].c, TD_ORIGIN_COPIED, u.files[q[i].found], q[i].dist, &r->thresholds);
+		st.copied++;
+	}
+	td_result_update_totals(r);
+	rc = TD_OK;
+out:
+	if (stats)
+		*stats = st;
+	td_tlsh_index_free(ix);
+	free(q);
+	upstream_set_release(&u);
+	return rc;
+}
+
+/* ---- td_origin_versions ---- */
+
+/* Rank of each version in label order (0 = lowest). */
+static int label_ranks(size_t **out, const td_version_t *v, size_t nv)
+{
+	size_t *rank = td_malloc_array(nv ? nv : 1, sizeof(*rank));
+
+	*out = rank;
+	if (!rank)
+		return TD_ENOMEM;
+	for (size_t i = 0; i < nv; i++) {
+		rank[i] = 0;
+		for (size_t j = 0; j < nv; j++) {
+			int c = td_version_label_cmp(v[j].meta.label ? v[j].meta.label : "",
+						     v[i].meta.label ? v[i].meta.label : "");
+			rank[i] += c < 0 || (c == 0 && j < i);
+		}
+	}
+	return TD_OK;
+}
+
+/* Of the versions holding a file, the one nearest to base in label order,
+ * the later of two as near; SIZE_MAX when only base holds it. */
+static size_t nearest_version(const uint32_t *vs, size_t n, size_t base, const size_t *rank)
+{
+	size_t best = SIZE_MAX, best_gap = SIZE_MAX;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t v = vs[k], gap;
+		if (v == base)
+			continue;
+		gap = rank[v] > rank[base] ? rank[v] - rank[base] : rank[base] - rank[v];
+		if (gap < best_gap || (gap == best_gap && rank[v] > rank[best])) {
+			best = v;
+			best_gap = gap;
+		}
+	}
+	return best;
+}
+
+int td_origin_versions(td_result_t *r, td_db_t *db, size_t *marked, td_error_t *err)
+{
+	td_version_t *v = NULL;
+	size_t nv = 0, base = SIZE_MAX, *rank = NULL, count = 0;
+	const char **labels = NULL;
+	td_db_matches_t *m = NULL;
+	int rc;
+
+	if (marked)
+		*marked = 0;
+	if (!r->base_version)
+		return TD_OK;
+	if ((rc = td_db_versions(db, &v, &nv, err)))
+		return rc;
+	for (size_t i = 0; i < nv; i++)
+		if (v[i].meta.label && !strcmp(v[i].meta.label, r->base_version))
+			base = i;
+	if (base == SIZE_MAX) {
+		rc = td_error_set(err, TD_ENOTFOUND, "version '%s' is not in the database", r->base_version);
+		goto out;
+	}
+	if (nv < 2)
+		goto out;
+	if (label_ranks(&rank, v, nv) || !(labels = calloc(nv, sizeof(*labels)))) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory matching versions");
+		goto out;
+	}
+	if ((rc = td_db_match(db, r->target, &m, err)))
+		goto out;
+	for (size_t i = 0; i < r->count; i++) {
+		td_change_t *c = &r->changes[i];
+		size_t ti, best;
+		if ((c->status != TD_STATUS_MODIFIED && c->status != TD_STATUS_ADDED) || !c->target)
+			continue;
+		ti = (size_t)(c->target - r->target->files);
+		if (ti >= m->file_count)
+			continue;
+		best = nearest_version(m->version + m->start[ti], m->start[ti + 1] - m->start[ti], base, rank);
+		if (best == SIZE_MAX)
+			continue;
+		if (!labels[best] && td_result_keep_string(r, v[best].meta.label ? v[best].meta.label : "",
+							   &labels[best])) {
+			rc = td_error_set(err, TD_ENOMEM, "out of memory matching versions");
+			goto out;
+		}
+		c->matches_version = labels[best];
+		c->origin_kind = TD_ORIGIN_SAME_PATH;
+		c->origin = NULL;
+		c->distance = 0;
+		c->fallback = 0;
+		c->cls = td_classify(0, &r->thresholds);
+		c->risk = 0;
+		count++;
+	}
+	td_result_update_totals(r);
+out:
+	if (marked)
+		*marked = count;
+	td_db_matches_free(m);
+	free(labels);
+	free(rank);
+	td_versions_free(v, nv);
+	return rc;
+}
+
+void td_origin_count(td_origin_counts_t *out, const td_result_t *r)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < r->count; i++) {
+		const td_change_t *c = &r->changes[i];
+		if (c->matches_version)
+			out->matches_version++;
+		else if (c->origin && c->origin_kind == TD_ORIGIN_MOVED)
+			out->moved++;
+		else if (c->origin && c->origin_kind == TD_ORIGIN_COPIED)
+			out->copied++;
+	}
+}
