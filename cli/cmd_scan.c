@@ -114,6 +114,11 @@ int cmd_scan(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
+	if (!*label || strpbrk(label, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f"
+				      "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f")) {
+		cli_error("a version label must be non-empty and printable (--label)");
+		goto out;
+	}
 	if (reuse_path && load_reuse(&reuse, reuse_path, &err))
 		goto lib_error;
 	/* Take the lock before the long part, so a second writer fails at once. */

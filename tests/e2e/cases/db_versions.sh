@@ -23,3 +23,9 @@ cp -a "$EX/vendor" tree
 "$TD" scan tree -o second.db --label b --reuse first.db 2>&1
 echo changed >>tree/Makefile
 "$TD" scan tree -o third.db --label c --reuse second.db 2>&1
+echo "== labels must be printable"
+for l in '' $'v1\n' $'v\033[31m'; do
+	s=0; "$TD" scan -q "$EX/upstream" -o labels.db --label "$l" 2>err.txt || s=$?
+	echo "$s $(cat err.txt)"
+done
+test ! -e labels.db && echo "no database written"
