@@ -151,9 +151,13 @@ static int plan_second_pass(side_t *u, side_t *t)
 	for (size_t j = 0; j < t->tree->count; j++) {
 		const td_file_t *tf = &t->tree->files[j];
 		const td_file_t *uf;
-		if (!is_file(tf) || !tf->has_digest || !tf->digest.sha_only)
+		if (!is_file(tf) || !tf->has_digest)
 			continue;
 		uf = td_tree_find(u->tree, tf->path, tf->path_len);
+		/* either side may hold SHA-256 only: an archive target is
+		 * digested in full while listed, a directory upstream is not */
+		if (!tf->digest.sha_only && !(is_file(uf) && uf->has_digest && uf->digest.sha_only))
+			continue;
 		if (is_file(uf) && uf->has_digest &&
 		    !memcmp(uf->digest.sha256, tf->digest.sha256, TD_SHA256_BYTES))
 			continue;

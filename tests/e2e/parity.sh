@@ -40,6 +40,23 @@ tar -C "$SRC/examples" -czf "$TMP/vendor.tar.gz" vendor
 tar -C "$SRC/examples" -cJf "$TMP/vendor.tar.xz" vendor
 check_sets db-vs-tgz "$TMP/up.db" "$TMP/vendor.tar.gz"
 check_sets db-vs-txz "$TMP/up.db" "$TMP/vendor.tar.xz"
+# scores too are the same whatever the sources: dir vs dir, dir vs archive, archive vs dir
+# (--no-origins: copy detection would digest the whole upstream and hide a short cut)
+scores() { "$TD" compare -q --no-origins --format csv "$@" | tr -d '\r' | cut -d, -f1-5 || true; }
+# (with a change that keeps a file's size, which the SHA-256-only pass sees first)
+cp -a "$vendor" "$TMP/v2"
+sed -i 's/static/STATIC/' "$TMP/v2/kernel/fork.c"
+tar -C "$TMP" -czf "$TMP/v2.tar.gz" v2
+tar -C "$SRC/examples" -czf "$TMP/up.tar.gz" upstream
+scores "$up" "$TMP/v2" >"$TMP/s.dirs"
+grep -q '^kernel/fork.c,modified,clean,[0-9]*,0$' "$TMP/s.dirs" && ok || fail "same-size change not scored by TLSH"
+scores "$up" "$TMP/v2.tar.gz" >"$TMP/s.dir-tar"
+scores "$TMP/up.tar.gz" "$TMP/v2" >"$TMP/s.tar-dir"
+for k in dir-tar tar-dir; do
+	if cmp -s "$TMP/s.dirs" "$TMP/s.$k"; then ok; else
+		fail "scores of $k differ from dir vs dir"; diff "$TMP/s.dirs" "$TMP/s.$k" >&2 || true
+	fi
+done
 
 # git: the same two trees as two tags of one repository
 git init -q "$TMP/repo"
