@@ -1,0 +1,296 @@
+/* Kernel awareness around compare: tree filters (--arch, --built-only), the
+ * Kbuild evaluation of a loaded tree, and the annotation of a result with
+ * build status and path policy. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "treedrift/annotate.h"
+#include "treedrift/arch.h"
+#include "treedrift/load.h"
+#include "internal.h"
+
+typedef int (*keep_fn)(const void *ctx, const char *path, size_t len);
+
+/* Keep the files keep() accepts, in order; release the others. */
+static void tree_keep(td_tree_t *t, keep_fn keep, const void *ctx, uint64_t *dropped)
+{
+	size_t j = 0;
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < t->count; i++) {
+		td_file_t *f = &t->files[i];
+		if (keep(ctx, f->path, f->path_len)) {
+			if (i != j)
+				t->files[j] = *f;
+			j++;
+		} else {
+			td_file_release(f);
+			n++;
+		}
+	}
+	t->count = j;
+	if (dropped)
+		*dropped = n;
+}
+
+static int keep_arch(const void *ctx, const char *path, size_t len)
+{
+	return td_arch_path_relevant(path, len, ctx);
+}
+
+int td_tree_drop_arch(td_tree_t *t, const char *arch, uint64_t *dropped)
+{
+	if (dropped)
+		*dropped = 0;
+	if (!t || !arch || !*arch)
+		return TD_EINVAL;
+	tree_keep(t, keep_arch, arch, dropped);
+	return TD_OK;
+}
+
+static int keep_built(const void *ctx, const char *path, size_t len)
+{
+	return td_annotate_built(ctx, path, len) != TD_KBUILD_NOT_BUILT;
+}
+
+int td_tree_drop_not_built(td_tree_t *t, const td_kbuild_result_t *kb, uint64_t *dropped)
+{
+	if (dropped)
+		*dropped = 0;
+	if (!t || !kb)
+		return TD_EINVAL;
+	tree_keep(t, keep_built, kb, dropped);
+	return TD_OK;
+}
+
+/* Binary search in a sorted (strcmp order) list given by count/at. */
+static int sorted_has(const td_kbuild_result_t *kb, size_t count,
+		      const char *(*at)(const td_kbuild_result_t *, size_t), const char *s)
+{
+	size_t lo = 0, hi = count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(at(kb, mid), s);
+		if (!c)
+			return 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static size_t source_suffix_len(const char *path, size_t len)
+{
+	if (len > 2 && path[len - 2] == '.' && (path[len - 1] == 'c' || path[len - 1] == 'S'))
+		return 2;
+	if (len > 3 && !memcmp(path + len - 3, ".rs", 3))
+		return 3;
+	return 0;
+}
+
+int td_annotate_built(const td_kbuild_result_t *kb, const char *path, size_t len)
+{
+	static const char *const suffixes[] = { ".c", ".S", ".rs" };
+	size_t suffix, stem;
+	char *name;
+	int rc = td_kbuild_is_built(kb, path, len);
+
+	if (rc != TD_KBUILD_NOT_BUILT || !(suffix = source_suffix_len(path, len)) ||
+	    memchr(path, '\0', len))
+		return rc;
+	stem = len - suffix;
+	if (!(name = td_malloc_array(stem + 4, 1)))
+		return rc;
+	memcpy(name, path, stem);
+	/* The object is attributed to a source the tree has: not this one. */
+	for (size_t i = 0; i < 3; i++) {
+		memcpy(name + stem, suffixes[i], strlen(suffixes[i]) + 1);
+		if (sorted_has(kb, td_kbuild_source_count(kb), td_kbuild_source, name))
+			goto out;
+	}
+	memcpy(name + stem, ".o", 3);
+	if (sorted_has(kb, td_kbuild_object_count(kb), td_kbuild_object, name))
+		rc = TD_KBUILD_BUILT;
+out:
+	free(name);
+	return rc;
+}
+
+static int has_file(const td_tree_t *t, const char *path)
+{
+	const td_file_t *f = td_tree_find(t, path, strlen(path));
+	return f && f->type == TD_ENTRY_FILE;
+}
+
+/* 1 when some file of t lies below dir ("kernel/"). */
+static int has_dir(const td_tree_t *t, const char *dir)
+{
+	size_t n = strlen(dir), lo = 0, hi = t->count;
+
+	/* The first path not before dir; paths below dir follow it. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (td_path_cmp(t->files[mid].path, t->files[mid].path_len, dir, n) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->count && t->files[lo].path_len > n && !memcmp(t->files[lo].path, dir, n);
+}
+
+int td_tree_looks_like_linux(const td_tree_t *t)
+{
+	return t && has_file(t, "Makefile") && has_file(t, "Kconfig") && has_dir(t, "init/") &&
+	       has_dir(t, "kernel/");
+}
+
+const char *td_kconfig_guess_arch(const char *text, size_t len)
+{
+	static const char tag[] = "# Linux/";
+	const size_t tag_len = sizeof(tag) - 1;
+	size_t pos = 0;
+
+	/* The header is in the first lines; look at a few. */
+	for (int line = 0; line < 8 && pos < len; line++) {
+		const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+
+		if (n > tag_len && !memcmp(s, tag, tag_len)) {
+			char name[64];
+			size_t k = 0;
+			for (size_t i = tag_len; i < n && s[i] != ' ' && s[i] != '\t'; i++) {
+				if (k + 1 >= sizeof(name))
+					return NULL;
+				name[k++] = s[i];
+			}
+			name[k] = '\0';
+			return k ? td_arch_canonical(name) : NULL;
+		}
+		pos += n + 1;
+	}
+	return NULL;
+}
+
+/* td_kbuild_io_t over a loaded tree and its source. */
+typedef struct tree_io {
+	td_source_t *src;
+	const td_tree_t *tree;
+	td_error_t err;       /* the first read error, for the caller */
+} tree_io_t;
+
+typedef struct read_buf {
+	char *data;
+	size_t len, cap;
+} read_buf_t;
+
+static int buf_sink(void *ctx, const void *data, size_t len)
+{
+	read_buf_t *b = ctx;
+
+	/* One byte over the evaluator's limit is enough for it to say so. */
+	if (len > TD_KBUILD_MAX_FILE_BYTES + 1 - b->len)
+		len = TD_KBUILD_MAX_FILE_BYTES + 1 - b->len;
+	if (td_grow((void **)&b->data, &b->cap, b->len + len + 1, 1))
+		return -1;
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+	return b->len > TD_KBUILD_MAX_FILE_BYTES;
+}
+
+static int tree_read(void *ctx, const char *path, char **data_out, size_t *len_out)
+{
+	tree_io_t *io = ctx;
+	const td_file_t *f = td_tree_find(io->tree, path, strlen(path));
+	const char *skip = NULL;
+	read_buf_t b = { 0 };
+	td_error_t err = { 0 };
+	int rc;
+
+	if (!f || f->type != TD_ENTRY_FILE)
+		return TD_ENOTFOUND;
+	rc = td_source_read(io->src, f, buf_sink, &b, &skip, &err);
+	if (rc == TD_ECANCELED && b.len > TD_KBUILD_MAX_FILE_BYTES)
+		rc = TD_OK;
+	if (!rc && !b.data && !(b.data = malloc(1)))
+		rc = td_error_set(&err, TD_ENOMEM, "out of memory");
+	if (rc) {
+		free(b.data);
+		if (!io->err.code)
+			io->err = err.code ? err : (td_error_t){ .code = rc };
+		return rc;
+	}
+	*data_out = b.data;
+	*len_out = b.len;
+	return TD_OK;
+}
+
+static int tree_exists(void *ctx, const char *path)
+{
+	tree_io_t *io = ctx;
+	const td_file_t *f = td_tree_find(io->tree, path, strlen(path));
+
+	return f && (f->type == TD_ENTRY_FILE || f->type == TD_ENTRY_SYMLINK);
+}
+
+int td_kbuild_eval_tree(td_kbuild_result_t **out, const td_tree_t *tree, const char *spec,
+			const td_source_opts_t *source_opts, const td_kconfig_t *cfg,
+			const char *arch, td_error_t *err)
+{
+	tree_io_t io = { 0 };
+	td_kbuild_io_t kio = { 0 };
+	int rc;
+
+	*out = NULL;
+	if (!tree || !spec || !cfg || !arch)
+		return td_error_set(err, TD_EINVAL, "no tree, configuration or architecture to evaluate");
+	if (td_spec_is_db(spec))
+		return td_error_set(err, TD_EUNSUPPORTED,
+				    "'%s' is a treedrift database, which holds no file content: the "
+				    "Kbuild files must come from a directory or git:REPO@REV", spec);
+	if ((rc = td_source_open(&io.src, spec, source_opts, err)))
+		return rc;
+	if (!td_source_random_access(io.src)) {
+		rc = td_error_set(err, TD_EUNSUPPORTED,
+				  "unable to read the Kbuild files of archive '%s': unpack it, or give "
+				  "a directory or git:REPO@REV", spec);
+		goto out;
+	}
+	io.tree = tree;
+	kio.ctx = &io;
+	kio.read_file = tree_read;
+	kio.exists = tree_exists;
+	rc = td_kbuild_eval(out, cfg, arch, &kio, err);
+	if (rc && io.err.code && io.err.msg[0])
+		td_error_set(err, rc, "%s", io.err.msg);
+out:
+	td_source_free(io.src);
+	return rc;
+}
+
+void td_annotate_opts_init(td_annotate_opts_t *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+int td_annotate(td_result_t *r, const td_annotate_opts_t *o, td_error_t *err)
+{
+	if (!r || !o || (r->count && !r->changes))
+		return td_error_set(err, TD_EINVAL, "no result to annotate");
+	if (o->kbuild) {
+		for (size_t i = 0; i < r->count; i++) {
+			td_change_t *c = &r->changes[i];
+			const td_file_t *f = c->target ? c->target : c->upstream;
+			c->built = f ? td_annotate_built(o->kbuild, f->path, f->path_len) : -1;
+		}
+	}
+	if (o->policy) {
+		if (td_policy_apply(o->policy, r))
+			return td_error_set(err, TD_EINVAL, "unable to apply the path policy");
+		return TD_OK;
+	}
+	td_result_update_totals(r);
+	return TD_OK;
+}
