@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "compare_kernel.h"
 #include "treedrift/compare.h"
 #include "treedrift/report.h"
 
@@ -24,6 +25,7 @@ static const cli_opt_t compare_opts[] = {
 	{ "identical", 0, NULL, "list identical files too" },
 	{ "fail-on", 0, "CLASS", "exit 1 only if a file is CLASS or worse (safe, dirty)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
+	CLI_KERNEL_OPTS,
 	CLI_TREE_OPTS,
 	CLI_OPT_END
 };
@@ -131,6 +133,7 @@ int cmd_compare(int argc, char **argv)
 	td_result_t *r = NULL;
 	td_scan_stats_t stats = { 0 };
 	cli_progress_t prog;
+	cli_kernel_t kernel = { 0 };
 
 	td_load_opts_init(&lo);
 	td_compare_opts_init(&co);
@@ -144,6 +147,10 @@ int cmd_compare(int argc, char **argv)
 		const char *name = compare_opts[opt].name, *a = p.arg;
 		int t = cli_tree_opt(name, a, &lo, &quiet);
 		if (t < 0)
+			goto out;
+		if (t)
+			continue;
+		if ((t = cli_kernel_opt(&kernel, name, a)) < 0)
 			goto out;
 		if (t)
 			continue;
@@ -223,6 +230,8 @@ int cmd_compare(int argc, char **argv)
 			  co.thresholds.dirty_above);
 		goto out;
 	}
+	if (cli_kernel_load(&kernel))
+		goto out;
 	co.include = inc.v;
 	co.exclude = exc.v;
 	view.color = fmt == TD_FORMAT_TEXT && want_color(color, output != NULL);
@@ -235,15 +244,23 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	cli_progress_done(&prog);
+	if (cli_kernel_prepare(&kernel, up, tgt, p.argv[1], &lo, quiet)) {
+		td_tree_free(up);
+		td_tree_free(tgt);
+		goto out;
+	}
 	if (td_compare(&r, up, tgt, &co, &err)) {
 		cli_lib_error(&err);
 		goto out;
 	}
+	if (cli_kernel_annotate(&kernel, r, &view))
+		goto out;
 	if (write_report(output, r, fmt, &view))
 		goto out;
 	rc = drift_status(r, fail_on);
 out:
 	td_result_free(r);
+	cli_kernel_release(&kernel);
 	free(inc.v);
 	free(exc.v);
 	cli_parser_release(&p);

@@ -7,6 +7,7 @@
 #include "treedrift/annotate.h"
 #include "treedrift/arch.h"
 #include "treedrift/load.h"
+#include "textfile.h"
 #include "internal.h"
 
 typedef int (*keep_fn)(const void *ctx, const char *path, size_t len);
@@ -172,6 +173,28 @@ const char *td_kconfig_guess_arch(const char *text, size_t len)
 		pos += n + 1;
 	}
 	return NULL;
+}
+
+int td_kconfig_load_file(td_kconfig_t **out, const char **arch_out, const char *path,
+			 td_error_t *err)
+{
+	td_error_t perr = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	*out = NULL;
+	if (arch_out)
+		*arch_out = NULL;
+	if ((rc = td_read_file(&text, &len, path, 16u << 20, err)))
+		return rc;
+	rc = td_kconfig_parse(out, text, len, &perr);
+	if (rc)
+		td_error_set(err, rc, "'%s': %s", path, perr.msg);
+	else if (arch_out)
+		*arch_out = td_kconfig_guess_arch(text, len);
+	free(text);
+	return rc;
 }
 
 /* td_kbuild_io_t over a loaded tree and its source. */

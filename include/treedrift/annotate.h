@@ -81,6 +81,13 @@ int td_kbuild_eval_tree(td_kbuild_result_t **out, const td_tree_t *tree, const c
  * names an architecture td_arch_canonical() does not know. */
 const char *td_kconfig_guess_arch(const char *text, size_t len);
 
+/* Read and parse the .config at path (at most 16 MiB; td_kconfig_parse's
+ * rules, errors prefixed with the path); *arch_out (may be NULL) gets
+ * td_kconfig_guess_arch() of its text. Caller frees *out with
+ * td_kconfig_free(). */
+int td_kconfig_load_file(td_kconfig_t **out, const char **arch_out, const char *path,
+			 td_error_t *err);
+
 typedef struct td_annotate_opts {
 	const td_kbuild_result_t *kbuild; /* sets built on every change; NULL: built = -1 */
 	const td_policy_t *policy;        /* sets policy_class, weight, risk; NULL: none */
