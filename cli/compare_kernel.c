@@ -111,8 +111,7 @@ int cli_kernel_prepare(cli_kernel_t *k, td_tree_t *up, td_tree_t *tgt, const cha
 	}
 	if (k->cfg) {
 		if (td_kbuild_eval_tree(&k->kb, tgt, tgt_spec, &lo->source, k->cfg, k->kbuild_arch, &err)) {
-			cli_error("--config: unable to evaluate the Kbuild files of '%s': %s", tgt_spec,
-				  err.msg);
+			cli_error("--config: %s", err.msg);
 			return -1;
 		}
 		warn_kbuild(k->kb, quiet);

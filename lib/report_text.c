@@ -138,8 +138,8 @@ static void put_kernel_header(FILE *f, const td_view_t *v)
 	if (k->arch) {
 		fputs("arch: ", f);
 		put_escaped_str(f, k->srcarch ? k->srcarch : k->arch);
-		fprintf(f, " (%" PRIu64 " file%s of other architectures left out)\n", k->arch_dropped,
-			k->arch_dropped == 1 ? "" : "s");
+		fprintf(f, " (%" PRIu64 " file%s of other architectures left out of the two trees)\n",
+			k->arch_dropped, k->arch_dropped == 1 ? "" : "s");
 	}
 	if (k->config) {
 		fputs("config: ", f);
@@ -220,9 +220,10 @@ static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int po
 	fputc('\n', f);
 }
 
-/* Dirty files that the policy did not discount (weight >= 1.0) and that the
- * kernel config does not leave out (built != 0), by risk: the ones to look
- * at first. */
+/* Dirty files that the policy weighs above the default weight (weight >
+ * 1.0: with the built-in Linux policy core, arch, fs and net) and that are
+ * not a source the kernel config leaves out (built != 0), by risk: the ones
+ * to look at first. */
 static int put_dirty_core(FILE *f, const td_result_t *r, const size_t *idx, size_t n, const td_view_t *v)
 {
 	size_t *core, count = 0;
@@ -233,13 +234,13 @@ static int put_dirty_core(FILE *f, const td_result_t *r, const size_t *idx, size
 		return TD_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const td_change_t *c = &r->changes[idx[i]];
-		if (c->cls == TD_CLASS_DIRTY && td_report_is_scored(c) && c->weight >= 1.0 &&
+		if (c->cls == TD_CLASS_DIRTY && td_report_is_scored(c) && c->weight > 1.0 &&
 		    c->built != 0)
 			core[count++] = idx[i];
 	}
 	rc = td_report_sort(core, count, r, TD_SORT_RISK);
 	if (!rc) {
-		fprintf(f, "Dirty core files (policy weight >= 1.0, by risk): %zu\n", count);
+		fprintf(f, "Dirty core files (policy weight > 1.0, by risk): %zu\n", count);
 		for (size_t i = 0; i < count; i++)
 			put_change(f, &r->changes[core[i]], v, 1);
 		fputc('\n', f);
@@ -369,25 +370,29 @@ static void put_totals(FILE *f, const td_result_t *r, const td_view_t *v, int po
 		put_build_totals(f, r, policy);
 }
 
-/* One rollup table: a row per key, by distance. */
+/* One rollup table: a row per key, by distance; risk only with a policy. */
 static void put_rollup(FILE *f, const char *title, const char *key_name, const td_rollup_t *ru,
 		       int policy)
 {
 	fprintf(f, "\n%s: %zu row%s\n", title, ru->count, ru->count == 1 ? "" : "s");
 	if (!ru->count)
 		return;
-	fprintf(f, "  %8s %9s %8s %5s %7s %5s  %s\n", "distance", policy ? "risk" : "", "modified",
-		"added", "removed", "dirty", key_name);
+	fprintf(f, "  %8s", "distance");
+	if (policy)
+		fprintf(f, " %9s", "risk");
+	fprintf(f, " %8s %5s %7s %5s  %s\n", "modified", "added", "removed", "dirty", key_name);
 	for (size_t i = 0; i < ru->count; i++) {
 		const td_rollup_row_t *row = &ru->rows[i];
-		char risk[TD_REPORT_NUM_MAX] = "";
 
-		if (policy)
+		fprintf(f, "  %8" PRIu64, row->distance);
+		if (policy) {
+			char risk[TD_REPORT_NUM_MAX];
 			td_report_fixed(risk, row->risk, 1);
-		fprintf(f, "  %8" PRIu64 " %9s %8" PRIu64 " %5" PRIu64 " %7" PRIu64 " %5" PRIu64 "  ",
-			row->distance, risk, row->by_status[TD_STATUS_MODIFIED],
-			row->by_status[TD_STATUS_ADDED], row->by_status[TD_STATUS_REMOVED],
-			row->by_class[TD_CLASS_DIRTY]);
+			fprintf(f, " %9s", risk);
+		}
+		fprintf(f, " %8" PRIu64 " %5" PRIu64 " %7" PRIu64 " %5" PRIu64 "  ",
+			row->by_status[TD_STATUS_MODIFIED], row->by_status[TD_STATUS_ADDED],
+			row->by_status[TD_STATUS_REMOVED], row->by_class[TD_CLASS_DIRTY]);
 		put_escaped(f, row->key, row->key_len);
 		fputc('\n', f);
 	}

@@ -971,7 +971,7 @@ static void test_kernel_view(void)
 	v.class_rollup = classes;
 
 	out = render(td_report_text, &r, &v, &len);
-	CHECK(has_line_starting(out, "arch: x86 (5 files of other architectures left out)"));
+	CHECK(has_line_starting(out, "arch: x86 (5 files of other architectures left out of the two trees)"));
 	CHECK(has_line_starting(out, "config: bsp.config (2723 sources built, 1 Kbuild construct"));
 	CHECK(has_line_starting(out, "policy: linux (built-in)"));
 	CHECK(has_line_starting(out, "By directory (depth 1): "));

@@ -130,6 +130,7 @@ cat >"$d/bsp.policy" <<'POL'
 name = bsp
 [class core]
 weight = 4
+clean_below = 5
 dirty_above = 100
 paths = kernel/ init/ include/
 [class arch]

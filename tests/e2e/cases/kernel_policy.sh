@@ -1,0 +1,7 @@
+# --policy FILE with weights and per-class thresholds (core: clean below 5,
+# so kernel/Makefile at 18 is safe);
+# --no-policy; --by-dir and --by-class rollups.
+sh "$SRC/tests/data/kernel/make_trees.sh" .
+"$TD" compare up tgt -q --arch x86 --policy bsp.policy --by-dir 2 --by-class || echo "exit $?"
+echo "--- --no-policy --by-dir 1:"
+"$TD" compare up tgt -q --arch x86 --no-policy --by-dir 1 --only dirty || echo "exit $?"
