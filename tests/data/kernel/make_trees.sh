@@ -125,6 +125,29 @@ CONFIG_NET_X=y
 # CONFIG_GPU is not set
 CFG
 
+cat >"$d/MAINTAINERS" <<'MNT'
+List of maintainers
+
+SCHEDULER
+M:	A <a@example.org>
+F:	kernel/sched/
+F:	include/linux/sched.h
+
+X86 ARCHITECTURE
+M:	B <b@example.org>
+F:	arch/x86/
+
+NETWORK DRIVERS
+M:	C <c@example.org>
+F:	drivers/net/
+X:	drivers/net/wireless/
+
+THE REST
+M:	D <d@example.org>
+F:	*
+F:	*/
+MNT
+
 cat >"$d/bsp.policy" <<'POL'
 [policy]
 name = bsp
