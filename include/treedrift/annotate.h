@@ -67,10 +67,12 @@ int td_tree_looks_like_linux(const td_tree_t *t);
 
 /* Evaluate the Kbuild files of tree (as loaded from spec, with the same
  * source options) for cfg and arch: td_kbuild_eval() with the files read
- * from the tree's source. Works for a directory and git:REPO@REV; fails with
- * TD_EUNSUPPORTED for an archive (no random access to its members) or a
- * database (it holds digests, not content). Caller frees *out with
- * td_kbuild_result_free(). */
+ * from the tree's source. A directory or git:REPO@REV is read file by file
+ * as the evaluator asks; an archive is read through once more first,
+ * keeping in memory every member Kbuild may read (all but sources, headers,
+ * documentation and data, by name; members over TD_KBUILD_MAX_FILE_BYTES
+ * are left out). Fails with TD_EUNSUPPORTED for a database (it holds
+ * digests, not content). Caller frees *out with td_kbuild_result_free(). */
 int td_kbuild_eval_tree(td_kbuild_result_t **out, const td_tree_t *tree, const char *spec,
 			const td_source_opts_t *source_opts, const td_kconfig_t *cfg,
 			const char *arch, td_error_t *err);

@@ -287,6 +287,7 @@ static void test_sources(const td_kconfig_t *cfg)
 	td_error_t err = { 0 };
 	char spec[4300];
 	char cmd[9000];
+	int rc;
 
 	/* A git revision: the files come from the object database. */
 	snprintf(cmd, sizeof(cmd),
@@ -306,18 +307,40 @@ static void test_sources(const td_kconfig_t *cfg)
 		td_tree_free(t);
 		t = NULL;
 	}
-	/* An archive: refused with a clear message. */
-	snprintf(cmd, sizeof(cmd), "cd '%s' && tar cf tgt.tar --exclude=.git tgt", tmp);
+	/* An archive, with its single top folder stripped: read once for the
+	 * files Kbuild reads. */
+	snprintf(cmd, sizeof(cmd), "cd '%s' && tar czf tgt.tar.gz --exclude=.git tgt", tmp);
 	if (sh(cmd) == 0) {
-		t = load(path_in("tgt.tar"));
+		t = load(path_in("tgt.tar.gz"));
 		CHECK(t != NULL);
 		if (t && cfg) {
-			CHECK_INT(td_kbuild_eval_tree(&kb, t, path_in("tgt.tar"), NULL, cfg, "x86", &err),
-				  TD_EUNSUPPORTED);
-			CHECK(strstr(err.msg, "archive") != NULL);
+			CHECK_INT(td_kbuild_eval_tree(&kb, t, path_in("tgt.tar.gz"), NULL, cfg, "x86", &err), 0);
+			if (kb)
+				check_built_set(kb);
+		}
+		td_kbuild_result_free(kb);
+		kb = NULL;
+		td_tree_free(t);
+		t = NULL;
+	}
+	/* A database: refused with a clear message. */
+	{
+		td_tree_t *d = load(path_in("tgt"));
+		CHECK(d != NULL);
+		if (d && cfg) {
+			/* Any file holding a database's header is a database spec. */
+			FILE *f = fopen(path_in("fake.db"), "wb");
+			if (f) {
+				fputs("SQLite format 3", f);
+				fputc(0, f);
+				fclose(f);
+			}
+			rc = td_kbuild_eval_tree(&kb, d, path_in("fake.db"), NULL, cfg, "x86", &err);
+			CHECK_INT(rc, TD_EUNSUPPORTED);
+			CHECK(strstr(err.msg, "database") != NULL);
 			CHECK(kb == NULL);
 		}
-		td_tree_free(t);
+		td_tree_free(d);
 	}
 }
 

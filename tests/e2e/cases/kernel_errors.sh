@@ -11,7 +11,5 @@ printf 'CONFIG_A=maybe\n' >bad.config
 run up tgt -q --arch x86 --config bad.config
 printf '[class core]\nwieght = 2\n' >bad.policy
 run up tgt -q --policy bad.policy
-tar cf tgt.tar tgt
-run up tgt.tar -q --arch x86 --config x86.config
 "$TD" scan tgt -o tgt.db -q
 run up tgt.db -q --arch x86 --config x86.config
