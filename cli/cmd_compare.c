@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "treedrift/base.h"
+#include "compare_kernel.h"
 #include "treedrift/compare.h"
 #include "treedrift/origin.h"
 #include "treedrift/report.h"
@@ -32,6 +33,7 @@ static const cli_opt_t compare_opts[] = {
 	{ "fail-on", 0, "CLASS", "exit 1 only if a file is CLASS or worse (safe, dirty)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
 	{ "stats", 0, NULL, "print the files listed, read and reused, and the bytes read, on stderr" },
+	CLI_KERNEL_OPTS,
 	CLI_TREE_OPTS,
 	CLI_OPT_END
 };
@@ -195,6 +197,7 @@ int cmd_compare(int argc, char **argv)
 	td_origin_opts_t oo;
 	int origins = 1, up_tgt_taken = 0;
 	char *auto_label = NULL;
+	cli_kernel_t kernel = { 0 };
 
 	td_origin_opts_init(&oo);
 	td_load_opts_init(&lo);
@@ -209,6 +212,10 @@ int cmd_compare(int argc, char **argv)
 		const char *name = compare_opts[opt].name, *a = p.arg;
 		int t = cli_tree_opt(name, a, &lo, &quiet);
 		if (t < 0)
+			goto out;
+		if (t)
+			continue;
+		if ((t = cli_kernel_opt(&kernel, name, a)) < 0)
 			goto out;
 		if (t)
 			continue;
@@ -297,6 +304,8 @@ int cmd_compare(int argc, char **argv)
 			  co.thresholds.dirty_above);
 		goto out;
 	}
+	if (cli_kernel_load(&kernel))
+		goto out;
 	co.include = inc.v;
 	co.exclude = exc.v;
 	view.color = fmt == TD_FORMAT_TEXT && want_color(color, output != NULL);
@@ -320,12 +329,15 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "treedrift: %llu files listed, %llu read (%llu bytes), %llu reused\n",
 			(unsigned long long)stats.files_listed, (unsigned long long)stats.files_read,
 			(unsigned long long)stats.bytes_read, (unsigned long long)stats.files_reused);
+	if (cli_kernel_prepare(&kernel, up, tgt, p.argv[1], &lo, quiet))
+		goto out;
 	up_tgt_taken = 1;
 	if (td_compare(&r, up, tgt, &co, &err)) {
 		cli_lib_error(&err);
 		goto out;
 	}
-	if (find_origins(r, p.argv[0], &oo, origins))
+	/* origins change scores, so they come before the policy's risk */
+	if (find_origins(r, p.argv[0], &oo, origins) || cli_kernel_annotate(&kernel, r, &view))
 		goto out;
 	if (write_report(output, r, fmt, &view))
 		goto out;
@@ -337,6 +349,7 @@ out:
 	}
 	free(auto_label);
 	td_result_free(r);
+	cli_kernel_release(&kernel);
 	free(inc.v);
 	free(exc.v);
 	cli_parser_release(&p);

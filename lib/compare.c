@@ -133,6 +133,20 @@ static uint64_t file_size(const td_file_t *f)
 	return f && f->type == TD_ENTRY_FILE ? f->size_bytes : 0;
 }
 
+static void add_build_totals(td_totals_t *t, const td_change_t *c)
+{
+	td_build_totals_t *b;
+
+	if (c->built < 0 || c->built > 2)
+		return;
+	b = &t->by_built[c->built];
+	b->files++;
+	if (c->status != TD_STATUS_REMOVED) {
+		b->distance += (uint64_t)c->distance;
+		b->risk += c->risk;
+	}
+}
+
 void td_result_update_totals(td_result_t *r)
 {
 	td_totals_t *t = &r->totals;
@@ -150,6 +164,7 @@ void td_result_update_totals(td_result_t *r)
 		case TD_STATUS_REMOVED:
 			t->removed++;
 			t->removed_bytes += file_size(c->upstream);
+			add_build_totals(t, c);
 			continue;
 		case TD_STATUS_MODIFIED:
 			t->modified++;
@@ -163,6 +178,7 @@ void td_result_update_totals(td_result_t *r)
 		}
 		t->fallback_scored += c->fallback != 0;
 		t->total_risk += c->risk;
+		add_build_totals(t, c);
 		if ((unsigned)c->cls < 4) {
 			t->by_class[c->cls].files++;
 			t->by_class[c->cls].distance += (uint64_t)c->distance;

@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "report_impl.h"
+#include "treedrift/annotate.h"
 #include "treedrift/json.h"
 #include "treedrift/origin.h"
+#include "treedrift/rollup.h"
 #include "internal.h"
 
 static const char hex_digits[] = "0123456789abcdef";
@@ -84,7 +86,24 @@ static void json_meta(FILE *f, const char *side, const td_tree_t *t)
 	fputs("},\n", f);
 }
 
-static void json_totals(FILE *f, const td_totals_t *t)
+/* totals.build: changed files by build status, with a kernel config. */
+static void json_build_totals(FILE *f, const td_totals_t *t)
+{
+	static const char *const names[3] = { "not_built", "built", "support" };
+	static const int order[3] = { 1, 0, 2 };
+
+	fputs(",\n    \"build\": {", f);
+	for (int i = 0; i < 3; i++) {
+		const td_build_totals_t *b = &t->by_built[order[i]];
+		fprintf(f, "%s\"%s\": {\"files\": %" PRIu64 ", \"distance\": %" PRIu64 ", \"risk\": ",
+			i ? ", " : "", names[order[i]], b->files, b->distance);
+		json_decimal(f, b->risk, 1, 0);
+		fputc('}', f);
+	}
+	fputc('}', f);
+}
+
+static void json_totals(FILE *f, const td_totals_t *t, int build_info)
 {
 	fprintf(f, "  \"totals\": {\n"
 		"    \"identical\": %" PRIu64 ",\n"
@@ -109,7 +128,76 @@ static void json_totals(FILE *f, const td_totals_t *t)
 		fprintf(f, "%s\"%s\": {\"files\": %" PRIu64 ", \"distance\": %" PRIu64 "}",
 			cls == TD_CLASS_CLEAN ? "" : ", ", td_class_name(cls),
 			t->by_class[cls].files, t->by_class[cls].distance);
-	fputs("}\n  },\n", f);
+	fputc('}', f);
+	if (build_info)
+		json_build_totals(f, t);
+	fputs("\n  },\n", f);
+}
+
+/* "kernel": what --arch, --config and the policy did. */
+static void json_kernel(FILE *f, const td_annotate_info_t *k)
+{
+	fputs("  \"kernel\": {\"arch\": ", f);
+	json_cstr(f, k->arch ? (k->srcarch ? k->srcarch : k->arch) : NULL);
+	fprintf(f, ", \"arch_dropped\": %" PRIu64 ", ", k->arch_dropped);
+	if (k->config)
+		json_path_fields(f, "config", k->config, strlen(k->config));
+	else
+		fputs("\"config\": null", f);
+	fputs(", \"built_only\": ", f);
+	json_bool(f, k->built_only);
+	fprintf(f, ", \"built_dropped\": %" PRIu64 ", \"kbuild_sources\": %" PRIu64
+		", \"kbuild_warnings\": %" PRIu64 ", \"policy\": ",
+		k->built_dropped, k->kbuild_sources, k->kbuild_warnings);
+	json_cstr(f, k->policy);
+	fputs(", \"policy_builtin\": ", f);
+	json_bool(f, k->policy_builtin);
+	fputs("},\n", f);
+}
+
+static void json_rollup_rows(FILE *f, const td_rollup_t *ru)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < ru->count; i++) {
+		const td_rollup_row_t *row = &ru->rows[i];
+		fputs(i ? ",\n      {" : "\n      {", f);
+		json_path_fields(f, "key", row->key, row->key_len);
+		fprintf(f, ", \"distance\": %" PRIu64 ", \"risk\": ", row->distance);
+		json_decimal(f, row->risk, 1, 0);
+		fprintf(f, ", \"identical\": %" PRIu64 ", \"modified\": %" PRIu64 ", \"added\": %" PRIu64
+			", \"removed\": %" PRIu64 ", \"skipped\": %" PRIu64 ", \"clean\": %" PRIu64
+			", \"safe\": %" PRIu64 ", \"dirty\": %" PRIu64 "}",
+			row->by_status[TD_STATUS_IDENTICAL], row->by_status[TD_STATUS_MODIFIED],
+			row->by_status[TD_STATUS_ADDED], row->by_status[TD_STATUS_REMOVED],
+			row->by_status[TD_STATUS_SKIPPED], row->by_class[TD_CLASS_CLEAN],
+			row->by_class[TD_CLASS_SAFE], row->by_class[TD_CLASS_DIRTY]);
+	}
+	fputs(ru->count ? "\n    ]" : "]", f);
+}
+
+/* "rollups": the ones asked for; absent when none was. */
+static void json_rollups(FILE *f, const td_view_t *v)
+{
+	const char *sep = "\n";
+
+	if (!v || (!v->dir_rollup && !v->class_rollup && !v->subsystem_rollup))
+		return;
+	fputs("  \"rollups\": {", f);
+	if (v->dir_rollup) {
+		fprintf(f, "%s    \"by_dir_depth\": %u,\n    \"by_dir\": ", sep, v->by_dir);
+		json_rollup_rows(f, v->dir_rollup);
+		sep = ",\n";
+	}
+	if (v->class_rollup) {
+		fprintf(f, "%s    \"by_class\": ", sep);
+		json_rollup_rows(f, v->class_rollup);
+		sep = ",\n";
+	}
+	if (v->subsystem_rollup) {
+		fprintf(f, "%s    \"by_subsystem\": ", sep);
+		json_rollup_rows(f, v->subsystem_rollup);
+	}
+	fputs("\n  },\n", f);
 }
 
 /* How many changes an origin explains (doc/formats.md, "origins"). */
@@ -276,8 +364,11 @@ int td_report_json(FILE *f, const td_result_t *r, const td_view_t *v)
 	fputs(",\n  \"build_info\": ", f);
 	json_bool(f, build_info);
 	fputs(",\n", f);
-	json_totals(f, &r->totals);
+	if (v && v->kernel)
+		json_kernel(f, v->kernel);
+	json_totals(f, &r->totals, build_info);
 	json_origin_counts(f, r);
+	json_rollups(f, v);
 	fputs("  \"files\": [", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ",\n" : "\n", f);

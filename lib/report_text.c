@@ -8,6 +8,8 @@
 
 #include "report_impl.h"
 #include "treedrift/origin.h"
+#include "treedrift/annotate.h"
+#include "treedrift/rollup.h"
 #include "internal.h"
 
 #define ANSI_RESET "\033[0m"
@@ -127,7 +129,38 @@ static void put_meta(FILE *f, const char *side, const td_tree_meta_t *m)
 	fputs(")\n", f);
 }
 
-static void put_header(FILE *f, const td_result_t *r)
+/* What --arch, --config and the policy did. */
+static void put_kernel_header(FILE *f, const td_view_t *v)
+{
+	const td_annotate_info_t *k = v->kernel;
+
+	if (!k)
+		return;
+	if (k->arch) {
+		fputs("arch: ", f);
+		put_escaped_str(f, k->srcarch ? k->srcarch : k->arch);
+		fprintf(f, " (%" PRIu64 " file%s of other architectures left out of the two trees)\n",
+			k->arch_dropped, k->arch_dropped == 1 ? "" : "s");
+	}
+	if (k->config) {
+		fputs("config: ", f);
+		put_escaped_str(f, k->config);
+		fprintf(f, " (%" PRIu64 " source%s built, %" PRIu64 " Kbuild construct%s not understood",
+			k->kbuild_sources, k->kbuild_sources == 1 ? "" : "s", k->kbuild_warnings,
+			k->kbuild_warnings == 1 ? "" : "s");
+		if (k->built_only)
+			fprintf(f, ", %" PRIu64 " not-built file%s left out", k->built_dropped,
+				k->built_dropped == 1 ? "" : "s");
+		fputs(")\n", f);
+	}
+	if (k->policy) {
+		fputs("policy: ", f);
+		put_escaped_str(f, k->policy);
+		fputs(k->policy_builtin ? " (built-in)\n" : "\n", f);
+	}
+}
+
+static void put_header(FILE *f, const td_result_t *r, const td_view_t *v)
 {
 	const td_tree_meta_t none = { 0 };
 
@@ -141,6 +174,7 @@ static void put_header(FILE *f, const td_result_t *r)
 	fprintf(f, "classes: clean < %d, safe %d-%d, dirty > %d (TLSH distance, length term %s)\n",
 		r->thresholds.clean_below, r->thresholds.clean_below, r->thresholds.dirty_above,
 		r->thresholds.dirty_above, r->len_diff ? "on" : "off");
+	put_kernel_header(f, v);
 }
 
 static void put_annotations(FILE *f, const td_change_t *c, int policy)
@@ -187,8 +221,10 @@ static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int po
 	fputc('\n', f);
 }
 
-/* Dirty files that the policy did not discount (weight >= 1.0), by risk:
- * the ones to look at first. */
+/* Dirty files that the policy weighs above the default weight (weight >
+ * 1.0: with the built-in Linux policy core, arch, fs and net) and that are
+ * not a source the kernel config leaves out (built != 0), by risk: the ones
+ * to look at first. */
 static int put_dirty_core(FILE *f, const td_result_t *r, const size_t *idx, size_t n, const td_view_t *v)
 {
 	size_t *core, count = 0;
@@ -199,12 +235,13 @@ static int put_dirty_core(FILE *f, const td_result_t *r, const size_t *idx, size
 		return TD_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const td_change_t *c = &r->changes[idx[i]];
-		if (c->cls == TD_CLASS_DIRTY && td_report_is_scored(c) && c->weight >= 1.0)
+		if (c->cls == TD_CLASS_DIRTY && td_report_is_scored(c) && c->weight > 1.0 &&
+		    c->built != 0)
 			core[count++] = idx[i];
 	}
 	rc = td_report_sort(core, count, r, TD_SORT_RISK);
 	if (!rc) {
-		fprintf(f, "Dirty core files (policy weight >= 1.0, by risk): %zu\n", count);
+		fprintf(f, "Dirty core files (policy weight > 1.0, by risk): %zu\n", count);
 		for (size_t i = 0; i < count; i++)
 			put_change(f, &r->changes[core[i]], v, 1);
 		fputc('\n', f);
@@ -282,6 +319,25 @@ static void put_count(FILE *f, const char *label, const char *color, uint64_t n)
 	put_total(f, label, color, num);
 }
 
+/* Changed files by build status: built, not built, support file. */
+static void put_build_totals(FILE *f, const td_result_t *r, int policy)
+{
+	static const char *const labels[3] = { "not built", "built", "support files" };
+	static const int order[3] = { 1, 0, 2 };
+
+	for (int i = 0; i < 3; i++) {
+		const td_build_totals_t *b = &r->totals.by_built[order[i]];
+		put_count(f, labels[order[i]], NULL, b->files);
+		fprintf(f, "  distance %" PRIu64, b->distance);
+		if (policy) {
+			char risk[TD_REPORT_NUM_MAX];
+			td_report_fixed(risk, b->risk, 1);
+			fprintf(f, ", risk %s", risk);
+		}
+		fputc('\n', f);
+	}
+}
+
 static void put_totals(FILE *f, const td_result_t *r, const td_view_t *v, int policy)
 {
 	const td_totals_t *t = &r->totals;
@@ -311,6 +367,50 @@ static void put_totals(FILE *f, const td_result_t *r, const td_view_t *v, int po
 		put_total(f, "total risk", NULL, risk);
 		fputc('\n', f);
 	}
+	if (td_report_has_build_info(r))
+		put_build_totals(f, r, policy);
+}
+
+/* One rollup table: a row per key, by distance; risk only with a policy. */
+static void put_rollup(FILE *f, const char *title, const char *key_name, const td_rollup_t *ru,
+		       int policy)
+{
+	fprintf(f, "\n%s: %zu row%s\n", title, ru->count, ru->count == 1 ? "" : "s");
+	if (!ru->count)
+		return;
+	fprintf(f, "  %8s", "distance");
+	if (policy)
+		fprintf(f, " %9s", "risk");
+	fprintf(f, " %8s %5s %7s %5s  %s\n", "modified", "added", "removed", "dirty", key_name);
+	for (size_t i = 0; i < ru->count; i++) {
+		const td_rollup_row_t *row = &ru->rows[i];
+
+		fprintf(f, "  %8" PRIu64, row->distance);
+		if (policy) {
+			char risk[TD_REPORT_NUM_MAX];
+			td_report_fixed(risk, row->risk, 1);
+			fprintf(f, " %9s", risk);
+		}
+		fprintf(f, " %8" PRIu64 " %5" PRIu64 " %7" PRIu64 " %5" PRIu64 "  ",
+			row->by_status[TD_STATUS_MODIFIED], row->by_status[TD_STATUS_ADDED],
+			row->by_status[TD_STATUS_REMOVED], row->by_class[TD_CLASS_DIRTY]);
+		put_escaped(f, row->key, row->key_len);
+		fputc('\n', f);
+	}
+}
+
+static void put_rollups(FILE *f, const td_view_t *v, int policy)
+{
+	char title[64];
+
+	if (v->dir_rollup) {
+		snprintf(title, sizeof(title), "By directory (depth %u)", v->by_dir);
+		put_rollup(f, title, "directory", v->dir_rollup, policy);
+	}
+	if (v->class_rollup)
+		put_rollup(f, "By policy class", "class", v->class_rollup, policy);
+	if (v->subsystem_rollup)
+		put_rollup(f, "By MAINTAINERS subsystem", "subsystem", v->subsystem_rollup, policy);
 }
 
 /* The files explained by an origin, when there are any: moved, copied, or
@@ -345,7 +445,7 @@ int td_report_text(FILE *f, const td_result_t *r, const td_view_t *v)
 	if ((rc = td_view_select(&idx, &n, r, v)))
 		return rc;
 	policy = td_report_has_policy(r);
-	put_header(f, r);
+	put_header(f, r, v);
 	fputc('\n', f);
 	if (policy && (rc = put_dirty_core(f, r, idx, n, v)))
 		goto out;
@@ -353,6 +453,7 @@ int td_report_text(FILE *f, const td_result_t *r, const td_view_t *v)
 	put_skipped(f, r, idx, n);
 	put_totals(f, r, v, policy);
 	put_origin_totals(f, r);
+	put_rollups(f, v, policy);
 	rc = td_report_finish(f);
 out:
 	free(idx);

@@ -76,6 +76,13 @@ typedef struct td_class_totals {
 	uint64_t distance;
 } td_class_totals_t;
 
+/* Changed files of one build status (td_change_t.built). */
+typedef struct td_build_totals {
+	uint64_t files;               /* modified, added or removed */
+	uint64_t distance;            /* sum over the modified and added ones */
+	double risk;
+} td_build_totals_t;
+
 typedef struct td_totals {
 	uint64_t identical;
 	uint64_t modified;
@@ -91,6 +98,8 @@ typedef struct td_totals {
 	uint64_t fallback_scored;     /* files scored by the fallback */
 	double total_risk;
 	td_class_totals_t by_class[4];/* indexed by td_class_t */
+	td_build_totals_t by_built[3];/* indexed by td_change_t.built: 0 not built, 1 built,
+				       * 2 support file; all 0 without a kernel config */
 } td_totals_t;
 
 typedef struct td_compare_opts {

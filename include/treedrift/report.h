@@ -31,6 +31,9 @@ typedef enum td_sort {
 	TD_SORT_RISK = 2      /* highest first, then path */
 } td_sort_t;
 
+struct td_annotate_info; /* treedrift/annotate.h */
+struct td_rollup;        /* treedrift/rollup.h */
+
 /* What a report lists; totals always cover the whole comparison. */
 typedef struct td_view {
 	unsigned only_classes;  /* bit (1 << td_class_t); 0 = any */
@@ -38,6 +41,14 @@ typedef struct td_view {
 	int show_identical;     /* list identical files too */
 	td_sort_t sort;
 	int color;              /* text: ANSI colours */
+	/* Kernel awareness and rollups, computed before the report (all
+	 * borrowed; NULL or 0 when not asked for): what --arch, --config and the
+	 * policy did, and the rollups of the result to print. */
+	const struct td_annotate_info *kernel;
+	unsigned by_dir;                         /* the depth of dir_rollup */
+	const struct td_rollup *dir_rollup;      /* td_rollup_by_dir */
+	const struct td_rollup *class_rollup;    /* td_rollup_by_class */
+	const struct td_rollup *subsystem_rollup;/* td_rollup_by_subsystem */
 } td_view_t;
 
 void td_view_init(td_view_t *v);

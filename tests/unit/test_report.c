@@ -13,7 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "treedrift/annotate.h"
 #include "treedrift/report.h"
+#include "treedrift/rollup.h"
 #include "report_impl.h"
 #include "check.h"
 
@@ -154,6 +156,14 @@ static void compute_totals(td_result_t *r)
 			t->by_class[c->cls].distance += c->distance;
 			t->fallback_scored += c->fallback ? 1 : 0;
 			t->total_risk += c->risk;
+		}
+		if (c->built >= 0 && c->built <= 2 && c->status != TD_STATUS_IDENTICAL &&
+		    c->status != TD_STATUS_SKIPPED) {
+			t->by_built[c->built].files++;
+			if (c->status != TD_STATUS_REMOVED) {
+				t->by_built[c->built].distance += c->distance;
+				t->by_built[c->built].risk += c->risk;
+			}
 		}
 	}
 	t->mismatched = t->modified + t->added + t->removed;
@@ -931,6 +941,59 @@ static void test_locale(void)
 	setlocale(LC_ALL, "C");
 }
 
+/* ---- kernel header lines and rollups ------------------------------- */
+
+static void test_kernel_view(void)
+{
+	td_annotate_info_t info = { 0 };
+	td_rollup_t *dirs = NULL, *classes = NULL;
+	td_error_t err = { 0 };
+	td_result_t r;
+	td_view_t v;
+	char *out;
+	size_t len;
+
+	fixture_init(&r, 1);
+	td_view_init(&v);
+	info.arch = "x86_64";
+	info.srcarch = "x86";
+	info.arch_dropped = 5;
+	info.config = "bsp.config";
+	info.kbuild_sources = 2723;
+	info.kbuild_warnings = 1;
+	info.policy = "linux";
+	info.policy_builtin = 1;
+	CHECK_INT(td_rollup_by_dir(&dirs, &r, 1, 0, &err), 0);
+	CHECK_INT(td_rollup_by_class(&classes, &r, &err), 0);
+	v.kernel = &info;
+	v.by_dir = 1;
+	v.dir_rollup = dirs;
+	v.class_rollup = classes;
+
+	out = render(td_report_text, &r, &v, &len);
+	CHECK(has_line_starting(out, "arch: x86 (5 files of other architectures left out of the two trees)"));
+	CHECK(has_line_starting(out, "config: bsp.config (2723 sources built, 1 Kbuild construct"));
+	CHECK(has_line_starting(out, "policy: linux (built-in)"));
+	CHECK(has_line_starting(out, "By directory (depth 1): "));
+	CHECK(has_line_starting(out, "By policy class: "));
+	CHECK(strstr(out, "By MAINTAINERS subsystem") == NULL);
+	check_golden("text-kernel", out, len);
+	free(out);
+
+	out = render(td_report_json, &r, &v, &len);
+	check_json_parses(&r, &v, out, len);
+	CHECK(strstr(out, "\"kernel\": {\"arch\": \"x86\", \"arch_dropped\": 5, ") != NULL);
+	CHECK(strstr(out, "\"by_dir_depth\": 1,") != NULL);
+	CHECK(strstr(out, "\"by_subsystem\"") == NULL);
+	mask_version(&out, &len);
+	check_golden("json-kernel", out, len);
+	free(out);
+
+	td_rollup_free(dirs);
+	td_rollup_free(classes);
+	fixture_release(&r);
+}
+
 int main(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -949,6 +1012,7 @@ int main(void)
 	test_csv();
 	test_write();
 	test_locale();
+	test_kernel_view();
 
 	rmdir(tmpdir);
 	return check_finish();
