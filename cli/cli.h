@@ -76,6 +76,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_hash(int argc, char **argv);
 int cmd_distance(int argc, char **argv);
+int cmd_trend(int argc, char **argv);
 
 #endif
 

@@ -29,8 +29,8 @@ static void put_octal(FILE *f, unsigned char b)
 	fprintf(f, "\\%03o", b);
 }
 
-/* One code point or byte of s, HTML-escaped; text and attribute values alike. */
-static void html_text(FILE *f, const char *s, size_t len)
+/* s HTML-escaped (also fit for XML): text and attribute values alike. */
+void td_report_html_text(FILE *f, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -69,12 +69,12 @@ static void html_text(FILE *f, const char *s, size_t len)
 static void html_cstr(FILE *f, const char *s)
 {
 	if (s)
-		html_text(f, s, strlen(s));
+		td_report_html_text(f, s, strlen(s));
 }
 
 static void html_path(FILE *f, const td_file_t *file)
 {
-	html_text(f, file->path, file->path_len);
+	td_report_html_text(f, file->path, file->path_len);
 }
 
 static const char css[] =
@@ -220,7 +220,7 @@ static void write_policy_rollup(FILE *f, const td_result_t *r)
 	for (size_t i = 0; i < ru->count; i++) {
 		const td_rollup_row_t *row = &ru->rows[i];
 		fputs("<tr><td>", f);
-		html_text(f, row->key, row->key_len);
+		td_report_html_text(f, row->key, row->key_len);
 		fprintf(f, "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64
 			"</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64 "</td>",
 			row->by_status[TD_STATUS_MODIFIED], row->by_status[TD_STATUS_ADDED],
@@ -326,7 +326,7 @@ static int is_child(const td_rollup_row_t *parent, const td_rollup_row_t *row)
 static void map_tooltip(FILE *f, const td_rollup_row_t *row)
 {
 	fputs("<title>", f);
-	html_text(f, row->key, row->key_len);
+	td_report_html_text(f, row->key, row->key_len);
 	fprintf(f, ": distance %" PRIu64 ", %" PRIu64 " modified, %" PRIu64 " added, %" PRIu64
 		" removed; %" PRIu64 " dirty</title>",
 		row->distance, row->by_status[TD_STATUS_MODIFIED], row->by_status[TD_STATUS_ADDED],
@@ -346,10 +346,10 @@ static void map_label(FILE *f, const map_item_t *m, const char *key, size_t key_
 		size_t cut = fits - 1;
 		while (cut > 0 && ((unsigned char)key[cut] & 0xc0) == 0x80)
 			cut--;
-		html_text(f, key, cut);
+		td_report_html_text(f, key, cut);
 		fputs("&hellip;", f);
 	} else {
-		html_text(f, key, key_len);
+		td_report_html_text(f, key, key_len);
 	}
 	fputs("</text>", f);
 }
