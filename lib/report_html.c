@@ -411,7 +411,8 @@ static int write_treemap(FILE *f, const td_result_t *r)
 				fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 					"fill=\"hsl(%d,65%%,62%%)\" stroke=\"#fff\" stroke-width=\"0.5\"/>",
 					kids[j].x, kids[j].y, kids[j].w, kids[j].h, drift_hue(k, r));
-				map_label(f, &kids[j], k->key + skip, k->key_len - skip, 11);
+				if (skip) /* a child that is the directory itself stays bare */
+					map_label(f, &kids[j], k->key + skip, k->key_len - skip, 11);
 				fputs("</g>", f);
 			}
 		}
