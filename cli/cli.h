@@ -46,6 +46,9 @@ int cli_parser_next(cli_parser_t *p);
 int cli_opt_index(const cli_opt_t *opts, const char *name);
 
 void cli_print_usage(FILE *f, const cli_parser_t *p);
+/* One option a line, "--name METAVAR" and "-n METAVAR", for the shell
+ * completion; what the hidden --list-options of every command prints. */
+void cli_print_options(FILE *f, const cli_opt_t *opts);
 
 /* Messages to stderr, prefixed "treedrift: ". Return CLI_EXIT_ERROR. */
 int cli_error(const char *fmt, ...)

@@ -9,7 +9,7 @@
 #include "treedrift/report.h"
 
 static const cli_opt_t compare_opts[] = {
-	{ "format", 'f', "FMT", "text (default), json, csv" },
+	{ "format", 'f', "FMT", "text (default), json, csv, html, markdown, cyclonedx" },
 	{ "output", 'o', "FILE", "write the report to FILE instead of stdout" },
 	{ "base", 'b', "LABEL", "upstream database version to compare against (default: newest)" },
 	{ "target-label", 0, "LABEL", "version of a target database (default: newest)" },

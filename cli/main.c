@@ -36,6 +36,11 @@ int main(int argc, char **argv)
 		printf("treedrift %s\n", td_version());
 		return CLI_EXIT_SAME;
 	}
+	if (!strcmp(argv[1], "--list-commands")) { /* hidden: for the shell completion */
+		for (const cli_cmd_t *c = commands; c->name; c++)
+			puts(c->name);
+		return CLI_EXIT_SAME;
+	}
 	for (const cli_cmd_t *c = commands; c->name; c++)
 		if (!strcmp(argv[1], c->name))
 			return c->fn(argc - 1, argv + 1);

@@ -459,17 +459,21 @@ static void write_histogram(FILE *f, const td_result_t *r)
 	for (int b = 0; b < HIST_BINS; b++)
 		if (bins[b] > max)
 			max = bins[b];
-	fputs("<h2 id=\"histogram\">Distances of modified files</h2>\n", f);
+	fputs("<h2 id=\"histogram\">Distances of modified files</h2>\n"
+	      "<p class=\"note\">Files per distance band of 10, on a square-root scale; the dashed lines are "
+	      "the class thresholds.</p>\n", f);
 	fprintf(f, "<svg id=\"hist\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" "
 		"width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"histogram of distances\">\n",
 		HIST_WIDTH, HIST_HEIGHT, HIST_WIDTH, HIST_HEIGHT);
 	fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#444\"/>\n", left, bottom,
 		HIST_WIDTH - 10, bottom);
 	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%" PRIu64 "</text>"
+		"<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%" PRIu64 "</text>"
 		"<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">0</text>\n",
-		left - 4, top + 8, max, left - 4, bottom);
+		left - 4, top + 8, max, left - 4, bottom - (bottom - top) / 2 + 4, max / 4, left - 4, bottom);
 	for (int b = 0; b < HIST_BINS; b++) {
-		double h = max ? (double)bins[b] / (double)max * (bottom - top) : 0;
+		/* square-root scale: the few far files stay visible beside the many near ones */
+		double h = max ? sqrt((double)bins[b] / (double)max) * (bottom - top) : 0;
 		double x = left + b * bw;
 		if (bins[b] && h < 1)
 			h = 1;
