@@ -83,7 +83,9 @@ static const char css[] =
 	"table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;vertical-align:top}"
 	"th{background:#eee;border-bottom:1px solid #bbb}"
 	".n{text-align:right;font-variant-numeric:tabular-nums}"
-	"#files td:first-child,#files td:last-child{font-family:monospace;word-break:break-all}"
+	"#files{table-layout:fixed;width:100%}" /* no measuring of 10^5 cells for column widths */
+	"#files td{overflow-wrap:anywhere}"
+	"#files td:first-child,#files td:last-child{font-family:monospace}"
 	"#files tbody tr:nth-child(even){background:#f7f7f7}"
 	"#files th{cursor:pointer;position:sticky;top:0}"
 	"#files th[aria-sort=ascending]::after{content:' \\25b2'}"
@@ -124,7 +126,9 @@ static const char script[] =
 	"if(e>0)p[kv.slice(0,e)]=decodeURIComponent(kv.slice(e+1))});\n"
 	"if(p.q)q.value=p.q;if(p['class'])fc.value=p['class'];if(p.status)fs.value=p.status;\n"
 	"if(p.sort)hs.forEach(function(h,i){if(h.getAttribute('data-col')===p.sort)sortBy(i,p.dir==='desc'?-1:1)});\n"
-	"document.getElementById('ctl').hidden=false;filter();document.body.setAttribute('data-js','ready');\n"
+	"document.getElementById('ctl').hidden=false;\n"
+	"if(q.value||fc.value||fs.value)filter();else cnt.textContent=rows.length+' of '+rows.length+' files shown';\n"
+	"document.body.setAttribute('data-js','ready');\n"
 	"})();\n";
 
 static void put_u64(FILE *f, uint64_t n)
@@ -553,7 +557,11 @@ static void write_table(FILE *f, const td_result_t *r, const size_t *idx, size_t
 	      "<option>added</option><option>removed</option><option>skipped</option>"
 	      "<option>identical</option></select></label><span id=\"count\"></span></div>\n", f);
 	fprintf(f, "<p class=\"note\">%zu files listed; with JavaScript, click a column to sort.</p>\n", n);
-	fputs("<table id=\"files\"><thead><tr><th data-col=\"path\">path</th><th data-col=\"status\">status</th>"
+	fprintf(f, "<table id=\"files\"><colgroup><col style=\"width:%s\"><col style=\"width:6em\">"
+		"<col style=\"width:4em\"><col style=\"width:5em\"><col style=\"width:7em\">%s"
+		"<col style=\"width:6em\"><col style=\"width:22%%\"></colgroup>\n",
+		policy ? "40%" : "45%", policy ? "<col style=\"width:5em\">" : "");
+	fputs("<thead><tr><th data-col=\"path\">path</th><th data-col=\"status\">status</th>"
 	      "<th data-col=\"class\">class</th><th data-col=\"distance\" class=\"n\">distance</th>"
 	      "<th data-col=\"policy\">policy class</th>", f);
 	if (policy)
