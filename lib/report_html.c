@@ -307,6 +307,20 @@ static void squarify(map_item_t *it, size_t n, map_rect_t rect)
 	}
 }
 
+/* Round a laid-out box to whole units, edge by edge, so that neighbours
+ * still meet. Coordinates are printed with "%.0f", which no locale changes
+ * (there is no decimal point to localise). */
+static void snap(map_item_t *it, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		double x0 = round(it[i].x), y0 = round(it[i].y);
+		it[i].w = round(it[i].x + it[i].w) - x0;
+		it[i].h = round(it[i].y + it[i].h) - y0;
+		it[i].x = x0;
+		it[i].y = y0;
+	}
+}
+
 /* Green (no drift) through yellow to red at 1.5 x the dirty threshold. */
 static int drift_hue(const td_rollup_row_t *row, const td_result_t *r)
 {
@@ -344,7 +358,7 @@ static void map_label(FILE *f, const map_item_t *m, const char *key, size_t key_
 
 	if (m->h < 13 || fits < 3)
 		return;
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", m->x + 3, m->y + dy);
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">", m->x + 3, m->y + dy);
 	if (key_len > fits) {
 		/* cut at a UTF-8 boundary so the label stays well-formed */
 		size_t cut = fits - 1;
@@ -391,6 +405,7 @@ static int write_treemap(FILE *f, const td_result_t *r)
 		"width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"treemap of drift by directory\">\n",
 		MAP_WIDTH, MAP_HEIGHT, MAP_WIDTH, MAP_HEIGHT);
 	squarify(items, n, (map_rect_t){ 0, 0, MAP_WIDTH, MAP_HEIGHT });
+	snap(items, n);
 	for (size_t i = 0; i < n; i++) {
 		map_item_t *m = &items[i];
 		map_rect_t inner = { m->x + 1, m->y + MAP_LABEL_HEIGHT, m->w - 2, m->h - MAP_LABEL_HEIGHT - 1 };
@@ -398,7 +413,7 @@ static int write_treemap(FILE *f, const td_result_t *r)
 
 		fputs("<g>", f);
 		map_tooltip(f, m->row);
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"hsl(%d,55%%,42%%)\" "
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"hsl(%d,55%%,42%%)\" "
 			"stroke=\"#fff\"/>", m->x, m->y, m->w, m->h, drift_hue(m->row, r));
 		if (inner.h > 8 && inner.w > 8) {
 			for (size_t j = 0; j < sub->count; j++)
@@ -407,12 +422,13 @@ static int write_treemap(FILE *f, const td_result_t *r)
 					kids[nk++].value = (double)sub->rows[j].distance;
 				}
 			squarify(kids, nk, inner);
+			snap(kids, nk);
 			for (size_t j = 0; j < nk; j++) {
 				const td_rollup_row_t *k = kids[j].row;
 				size_t skip = m->row->key_len < k->key_len ? m->row->key_len + 1 : 0;
 				fputs("<g>", f);
 				map_tooltip(f, k);
-				fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
 					"fill=\"hsl(%d,65%%,62%%)\" stroke=\"#fff\" stroke-width=\"0.5\"/>",
 					kids[j].x, kids[j].y, kids[j].w, kids[j].h, drift_hue(k, r));
 				if (skip) /* a child that is the directory itself stays bare */
@@ -472,7 +488,7 @@ static void write_histogram(FILE *f, const td_result_t *r)
 	fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#444\"/>\n", left, bottom,
 		HIST_WIDTH - 10, bottom);
 	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%" PRIu64 "</text>"
-		"<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%" PRIu64 "</text>"
+		"<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%" PRIu64 "</text>"
 		"<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">0</text>\n",
 		left - 4, top + 8, max, left - 4, bottom - (bottom - top) / 2 + 4, max / 4, left - 4, bottom);
 	for (int b = 0; b < HIST_BINS; b++) {
@@ -481,20 +497,20 @@ static void write_histogram(FILE *f, const td_result_t *r)
 		double x = left + b * bw;
 		if (bins[b] && h < 1)
 			h = 1;
-		fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+		fprintf(f, "<rect class=\"bar\" x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"%s\">"
 			"<title>%d%s: %" PRIu64 " files</title></rect>\n",
 			x + 1, bottom - h, bw - 2, h, bin_fill(b * HIST_BIN, &r->thresholds), b * HIST_BIN,
 			b == HIST_BINS - 1 ? " and over" : "", bins[b]);
 		if (b % 5 == 0)
-			fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%d</text>\n", x,
+			fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%d</text>\n", x,
 				bottom + 14, b * HIST_BIN);
 	}
 	for (int m = 0; m < 2; m++) {
 		double x = left + (double)marks[m] / HIST_BIN * bw;
 		if (x > HIST_WIDTH - 10)
 			continue;
-		fprintf(f, "<line class=\"threshold\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
-			"stroke=\"#000\" stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%.0f\">%s %d</text>\n",
+		fprintf(f, "<line class=\"threshold\" x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
+			"stroke=\"#000\" stroke-dasharray=\"4 3\"/><text x=\"%.0f\" y=\"%.0f\">%s %d</text>\n",
 			x, top, x, bottom, x + 3, top + 10 + 12 * m, m ? "dirty &gt;" : "clean &lt;",
 			m ? marks[m] - 1 : marks[m]);
 	}

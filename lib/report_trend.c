@@ -77,8 +77,8 @@ int td_trend_svg(FILE *f, const td_trend_point_t *pts, size_t n, const char *tit
 	fputs("</text>\n", f);
 	for (uint64_t y = 0; y <= max; y += step) {
 		double py = bottom - (double)y / (double)max * ph;
-		fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			"<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%" PRIu64 "</text>\n",
+		fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#ddd\"/>"
+			"<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%" PRIu64 "</text>\n",
 			CHART_LEFT, py, CHART_WIDTH - CHART_RIGHT, py, CHART_LEFT - 6, py + 4, y);
 	}
 	fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#444\"/>\n", CHART_LEFT,
@@ -88,7 +88,7 @@ int td_trend_svg(FILE *f, const td_trend_point_t *pts, size_t n, const char *tit
 		for (size_t i = 0; i < n; i++) {
 			double x = CHART_LEFT + (n > 1 ? pw * (double)i / (double)(n - 1) : pw / 2);
 			double y = bottom - (double)pts[i].total_distance / (double)max * ph;
-			fprintf(f, "%s%.1f,%.1f", i ? " " : "", x, y);
+			fprintf(f, "%s%.0f,%.0f", i ? " " : "", x, y);
 		}
 		fputs("\"/>\n", f);
 	}
@@ -97,10 +97,10 @@ int td_trend_svg(FILE *f, const td_trend_point_t *pts, size_t n, const char *tit
 		double y = bottom - (double)pts[i].total_distance / (double)max * ph;
 		fprintf(f, "<g class=\"point\" data-value=\"%" PRIu64 "\" data-label=\"", pts[i].total_distance);
 		td_report_html_text(f, pts[i].label, strlen(pts[i].label));
-		fprintf(f, "\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#cf222e\"/><title>", x, y);
+		fprintf(f, "\"><circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"#cf222e\"/><title>", x, y);
 		td_report_html_text(f, pts[i].label, strlen(pts[i].label));
-		fprintf(f, ": %" PRIu64 "</title><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%" PRIu64
-			"</text><text transform=\"translate(%.1f,%.0f) rotate(30)\">", pts[i].total_distance, x,
+		fprintf(f, ": %" PRIu64 "</title><text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%" PRIu64
+			"</text><text transform=\"translate(%.0f,%.0f) rotate(30)\">", pts[i].total_distance, x,
 			y - 9, pts[i].total_distance, x - 4, bottom + 16);
 		td_report_html_text(f, pts[i].label, strlen(pts[i].label));
 		fputs("</text></g>\n", f);

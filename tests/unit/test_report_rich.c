@@ -2,6 +2,7 @@
  * carry what later stages fill in (moved and copied origins, a policy class
  * and risk, matches_version): each shows up, escaped, in each format, and
  * the CycloneDX BOM is valid against doc/schema/cyclonedx (python3). */
+#include <locale.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,28 @@ static void test_trend_svg(const td_result_t *r, const char *dir)
 	td_trend_point_release(&p[1]);
 }
 
+/* A locale with a decimal comma changes no byte of the SVG coordinates. */
+static void test_locale(const td_result_t *r)
+{
+	static const char *const names[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "nl_NL.UTF-8" };
+	char *before, *after;
+	int found = 0;
+
+	before = render(r, TD_FORMAT_HTML, NULL);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !found; i++)
+		found = setlocale(LC_NUMERIC, names[i]) != NULL;
+	if (!found) {
+		fprintf(stderr, "no locale with a decimal comma: locale check skipped\n");
+		free(before);
+		return;
+	}
+	after = render(r, TD_FORMAT_HTML, NULL);
+	setlocale(LC_NUMERIC, "C");
+	CHECK_STR(after, before);
+	free(before);
+	free(after);
+}
+
 int main(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -197,6 +220,7 @@ int main(void)
 	test_markdown(r);
 	test_cyclonedx(r, dir);
 	test_trend_svg(r, dir);
+	test_locale(r);
 	td_result_free(r);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
