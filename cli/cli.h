@@ -103,6 +103,7 @@ typedef struct cli_progress {
 	const char *what;
 	double start;
 	int drawn;
+	uint64_t phase_total;  /* files_total of the pass being drawn: a new one restarts the clock */
 } cli_progress_t;
 void cli_progress_init(cli_progress_t *p, const char *what, int quiet);
 void cli_progress_cb(void *ctx, uint64_t files_done, uint64_t files_total,
