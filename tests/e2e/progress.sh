@@ -15,7 +15,7 @@ tty_stderr() { # command...: what it writes to a terminal, stdout to a file
 	script -qec "$* >$TMP/stdout" /dev/null </dev/null | tr '\r' '\n'
 }
 out=$(tty_stderr "$TD" compare "$TMP/up.db" "$TMP/t" || true)
-printf '%s\n' "$out" | grep -Eq '^reading \[[#.]+\] [0-9]+/[0-9]+ files, [0-9.]+ (B|KiB|MiB), [0-9.]+ (B|KiB|MiB|GiB)/s, ETA [0-9]+m[0-9][0-9]s' &&
+printf '%s\n' "$out" | grep -Eq '^reading \[[#.]+\] [0-9]+/[0-9]+ files, [0-9.]+ (B|KiB|MiB), [0-9.]+ (B|KiB|MiB|GiB|TiB)/s, ETA [0-9]+m[0-9][0-9]s' &&
 	ok || fail "no progress bar on a terminal: $out"
 grep -q 'f3.txt' "$TMP/stdout" && ok || fail "report missing"
 out=$(tty_stderr "$TD" compare -q "$TMP/up.db" "$TMP/t" || true)
