@@ -86,6 +86,12 @@ static const char css[] =
 	"#files{table-layout:fixed;width:100%}" /* no measuring of 10^5 cells for column widths */
 	"#files td{overflow-wrap:anywhere}"
 	"#files td:first-child,#files td:last-child{font-family:monospace}"
+	/* by position, not by a class on each of 10^5 cells: numbers right, classes coloured */
+	"#files td:nth-child(4),#files td:nth-child(6),#files.pol td:nth-child(7)"
+	"{text-align:right;font-variant-numeric:tabular-nums}"
+	"#files tr[data-c=clean] td:nth-child(3){color:#1a7f37}"
+	"#files tr[data-c=safe] td:nth-child(3){color:#9a6700}"
+	"#files tr[data-c=dirty] td:nth-child(3){color:#cf222e;font-weight:600}"
 	"#files tbody tr:nth-child(even){background:#f7f7f7}"
 	"#files th{cursor:pointer;position:sticky;top:0}"
 	"#files th[aria-sort=ascending]::after{content:' \\25b2'}"
@@ -99,7 +105,8 @@ static const char css[] =
 
 /* Sort by a column click or the URL's #sort=COL&dir=asc|desc, filter by
  * #q=TEXT&class=CLASS&status=STATUS or the controls. Rows keep their
- * elements: only their order and their hidden flag change. */
+ * elements: only their order and their hidden flag change. A sort reads each
+ * row's key once, then sorts indices: 10^5 rows take well under a second. */
 static const char script[] =
 	"(function(){\n"
 	"var t=document.getElementById('files');if(!t)return;\n"
@@ -109,9 +116,11 @@ static const char script[] =
 	"cnt=document.getElementById('count'),timer=0;\n"
 	"function val(r,i,num){var c=r.cells[i],v=c.hasAttribute('data-v')?c.getAttribute('data-v'):c.textContent;"
 	"return num?(v===''?-Infinity:+v):v}\n"
-	"function sortBy(i,d){var num=hs[i].classList.contains('n');\n"
-	" rows.sort(function(a,b){var x=val(a,i,num),y=val(b,i,num);return (x<y?-1:x>y?1:0)*d||a._i-b._i});\n"
-	" var fr=document.createDocumentFragment();rows.forEach(function(r){fr.appendChild(r)});tb.appendChild(fr);\n"
+	"function sortBy(i,d){var num=hs[i].classList.contains('n'),k=rows.map(function(r){return val(r,i,num)}),"
+	"o=rows.map(function(r){return r._i}),ix=rows.map(function(r,j){return j});\n"
+	" ix.sort(function(a,b){var x=k[a],y=k[b];return (x<y?-1:x>y?1:0)*d||o[a]-o[b]});\n"
+	" var old=rows;rows=ix.map(function(j){return old[j]});\n"
+	" var nx=tb.nextSibling;t.removeChild(tb);rows.forEach(function(r){tb.appendChild(r)});t.insertBefore(tb,nx);\n"
 	" hs.forEach(function(h,k){if(k===i)h.setAttribute('aria-sort',d>0?'ascending':'descending');"
 	"else h.removeAttribute('aria-sort')});t.setAttribute('data-sorted',hs[i].getAttribute('data-col'))}\n"
 	"function filter(){var s=q.value.toLowerCase(),c=fc.value,st=fs.value,k=0;\n"
@@ -536,22 +545,21 @@ static void write_row(FILE *f, const td_change_t *c, int policy)
 		delta = -(int64_t)c->upstream->size_bytes;
 	fprintf(f, "<tr data-s=\"%s\" data-c=\"%s\"><td>", td_status_name(c->status), cls ? cls : "");
 	html_path(f, file);
-	fprintf(f, "<td>%s<td class=\"%s\">%s<td class=\"n\">", td_status_name(c->status), cls ? cls : "",
-		cls ? cls : "");
+	fprintf(f, "<td>%s<td>%s<td>", td_status_name(c->status), cls ? cls : "");
 	if (scored)
 		fprintf(f, "%d", c->distance);
 	fputs("<td>", f);
 	if (policy && c->policy_class)
 		html_cstr(f, c->policy_class);
 	if (policy) {
-		fputs("<td class=\"n\">", f);
+		fputs("<td>", f);
 		if (scored && isfinite(c->risk)) {
 			char num[TD_REPORT_NUM_MAX];
 			td_report_fixed(num, c->risk, 1);
 			fputs(num, f);
 		}
 	}
-	fprintf(f, "<td class=\"n\">%s%" PRId64 "<td>", delta > 0 ? "+" : "", delta);
+	fprintf(f, "<td>%s%" PRId64 "<td>", delta > 0 ? "+" : "", delta);
 	if (c->origin && (c->origin_kind == TD_ORIGIN_MOVED || c->origin_kind == TD_ORIGIN_COPIED)) {
 		html_path(f, c->origin);
 		fputs(c->origin_kind == TD_ORIGIN_MOVED ? " (moved)" : " (copied)", f);
@@ -573,10 +581,10 @@ static void write_table(FILE *f, const td_result_t *r, const size_t *idx, size_t
 	      "<option>added</option><option>removed</option><option>skipped</option>"
 	      "<option>identical</option></select></label><span id=\"count\"></span></div>\n", f);
 	fprintf(f, "<p class=\"note\">%zu files listed; with JavaScript, click a column to sort.</p>\n", n);
-	fprintf(f, "<table id=\"files\"><colgroup><col style=\"width:%s\"><col style=\"width:6em\">"
-		"<col style=\"width:4em\"><col style=\"width:5em\"><col style=\"width:7em\">%s"
+	fprintf(f, "<table id=\"files\"%s><colgroup><col style=\"width:%s\"><col style=\"width:6em\">"
+		"<col style=\"width:4em\"><col style=\"width:6.5em\"><col style=\"width:7em\">%s"
 		"<col style=\"width:6em\"><col style=\"width:22%%\"></colgroup>\n",
-		policy ? "40%" : "45%", policy ? "<col style=\"width:5em\">" : "");
+		policy ? " class=\"pol\"" : "", policy ? "40%" : "45%", policy ? "<col style=\"width:5em\">" : "");
 	fputs("<thead><tr><th data-col=\"path\">path</th><th data-col=\"status\">status</th>"
 	      "<th data-col=\"class\">class</th><th data-col=\"distance\" class=\"n\">distance</th>"
 	      "<th data-col=\"policy\">policy class</th>", f);
