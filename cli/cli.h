@@ -46,6 +46,9 @@ int cli_parser_next(cli_parser_t *p);
 int cli_opt_index(const cli_opt_t *opts, const char *name);
 
 void cli_print_usage(FILE *f, const cli_parser_t *p);
+/* One option a line, "--name METAVAR" and "-n METAVAR", for the shell
+ * completion; what the hidden --list-options of every command prints. */
+void cli_print_options(FILE *f, const cli_opt_t *opts);
 
 /* Messages to stderr, prefixed "treedrift: ". Return CLI_EXIT_ERROR. */
 int cli_error(const char *fmt, ...)
@@ -78,6 +81,7 @@ int cmd_hash(int argc, char **argv);
 int cmd_distance(int argc, char **argv);
 int cmd_versions(int argc, char **argv);
 int cmd_base(int argc, char **argv);
+int cmd_trend(int argc, char **argv);
 
 #endif
 
@@ -102,6 +106,7 @@ typedef struct cli_progress {
 	const char *what;
 	double start;
 	int drawn;
+	uint64_t phase_total;  /* files_total of the pass being drawn: a new one restarts the clock */
 } cli_progress_t;
 void cli_progress_init(cli_progress_t *p, const char *what, int quiet);
 void cli_progress_cb(void *ctx, uint64_t files_done, uint64_t files_total,

@@ -13,7 +13,7 @@
 #include "treedrift/store.h"
 
 static const cli_opt_t compare_opts[] = {
-	{ "format", 'f', "FMT", "text (default), json, csv" },
+	{ "format", 'f', "FMT", "text (default), json, csv, html, markdown, cyclonedx" },
 	{ "output", 'o', "FILE", "write the report to FILE instead of stdout" },
 	{ "base", 'b', "LABEL", "upstream database version to compare against (default: newest; auto: the "
 				"version treedrift base ranks first)" },

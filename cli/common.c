@@ -100,6 +100,10 @@ void cli_progress_cb(void *ctx, uint64_t files_done, uint64_t files_total,
 
 	if (!p->enabled)
 		return;
+	if (files_total != p->phase_total) { /* a new pass (e.g. TLSH after SHA-256): its own rate */
+		p->phase_total = files_total;
+		p->start = now_s();
+	}
 	el = now_s() - p->start;
 	rate = el > 0 ? bytes_done / el : 0;
 	human_bytes(done, sizeof(done), (double)bytes_done);
@@ -109,13 +113,16 @@ void cli_progress_cb(void *ctx, uint64_t files_done, uint64_t files_total,
 		int fill = (int)(frac * width);
 		double eta = rate > 0 ? (bytes_total - bytes_done) / rate : 0;
 		char bar[64];
+		if (eta > 99 * 3600.0) /* a stalled start: keep the field short */
+			eta = 99 * 3600.0;
 		if (fill > width)
 			fill = width;
 		memset(bar, '#', (size_t)fill);
 		memset(bar + fill, '.', (size_t)(width - fill));
 		bar[width] = '\0';
-		fprintf(stderr, "\r%s [%s] %llu/%llu files, %s, %s/s, ETA %.0fs  ", p->what, bar,
-			(unsigned long long)files_done, (unsigned long long)files_total, done, speed, eta);
+		fprintf(stderr, "\r%s [%s] %llu/%llu files, %s, %s/s, ETA %um%02us  ", p->what, bar,
+			(unsigned long long)files_done, (unsigned long long)files_total, done, speed,
+			(unsigned)(eta / 60), (unsigned)eta % 60);
 	} else {
 		fprintf(stderr, "\r%s %llu files, %s, %s/s  ", p->what, (unsigned long long)files_done, done, speed);
 	}

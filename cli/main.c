@@ -12,6 +12,7 @@ static const cli_cmd_t commands[] = {
 	{ "base", cmd_base, "find which database version a tree is based on" },
 	{ "hash", cmd_hash, "print TLSH digests of files, as the reference tlsh does" },
 	{ "distance", cmd_distance, "print the TLSH distance of two digests" },
+	{ "trend", cmd_trend, "total distance of a series of releases against upstream" },
 	{ NULL, NULL, NULL }
 };
 
@@ -35,6 +36,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("treedrift %s\n", td_version());
+		return CLI_EXIT_SAME;
+	}
+	if (!strcmp(argv[1], "--list-commands")) { /* hidden: for the shell completion */
+		for (const cli_cmd_t *c = commands; c->name; c++)
+			puts(c->name);
 		return CLI_EXIT_SAME;
 	}
 	for (const cli_cmd_t *c = commands; c->name; c++)

@@ -40,7 +40,7 @@ int cli_parser_init(cli_parser_t *p, const cli_opt_t *opts, const char *usage,
 	impl = calloc(1, sizeof(*impl));
 	if (!impl)
 		return -1;
-	impl->longopts = calloc(n + 2, sizeof(struct option));
+	impl->longopts = calloc(n + 3, sizeof(struct option));
 	impl->shortopts = calloc(2 * n + 4, 1);
 	if (!impl->longopts || !impl->shortopts) {
 		free(impl->longopts);
@@ -63,6 +63,10 @@ int cli_parser_init(cli_parser_t *p, const cli_opt_t *opts, const char *usage,
 	impl->longopts[n].name = "help";
 	impl->longopts[n].has_arg = no_argument;
 	impl->longopts[n].val = CLI_OPT_BASE + (int)n;
+	/* hidden: the option table for the shell completion (completion/treedrift.bash) */
+	impl->longopts[n + 1].name = "list-options";
+	impl->longopts[n + 1].has_arg = no_argument;
+	impl->longopts[n + 1].val = CLI_OPT_BASE + (int)n + 1;
 	p->impl = impl;
 	optind = 1;
 	opterr = 0;
@@ -116,6 +120,10 @@ int cli_parser_next(cli_parser_t *p)
 		cli_print_usage(stdout, p);
 		return CLI_PARSE_HELP;
 	}
+	if (idx == impl->help_index + 1) {
+		cli_print_options(stdout, p->opts);
+		return CLI_PARSE_HELP;
+	}
 	p->arg = optarg;
 	return idx;
 }
@@ -135,6 +143,18 @@ void cli_print_usage(FILE *f, const cli_parser_t *p)
 		fprintf(f, "  %-28s %s\n", left, o->help);
 	}
 	fprintf(f, "  %-28s %s\n", "    --help", "print this help and exit");
+}
+
+void cli_print_options(FILE *f, const cli_opt_t *opts)
+{
+	for (int i = 0; opts[i].name; i++) {
+		fprintf(f, "--%s%s%s\n", opts[i].name, opts[i].metavar ? " " : "",
+			opts[i].metavar ? opts[i].metavar : "");
+		if (opts[i].short_name)
+			fprintf(f, "-%c%s%s\n", opts[i].short_name, opts[i].metavar ? " " : "",
+				opts[i].metavar ? opts[i].metavar : "");
+	}
+	fputs("--help\n", f);
 }
 
 int cli_error(const char *fmt, ...)

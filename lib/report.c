@@ -326,6 +326,15 @@ int td_report_write(FILE *f, const td_result_t *r, td_format_t fmt, const td_vie
 	case TD_FORMAT_CSV:
 		rc = td_report_csv(f, r, v);
 		break;
+	case TD_FORMAT_HTML:
+		rc = td_report_html(f, r, v);
+		break;
+	case TD_FORMAT_MARKDOWN:
+		rc = td_report_markdown(f, r, v);
+		break;
+	case TD_FORMAT_CYCLONEDX:
+		rc = td_report_cyclonedx(f, r, v);
+		break;
 	default:
 		return td_error_set(err, TD_EUNSUPPORTED, "report format '%s' is not supported", name);
 	}

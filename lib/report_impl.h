@@ -56,6 +56,11 @@ void td_report_trimmed(char out[TD_REPORT_NUM_MAX], double x, int max_decimals);
  * Returns 0 or TD_ENOMEM (then idx is left as it was). */
 int td_report_sort(size_t *idx, size_t n, const td_result_t *r, td_sort_t sort);
 
+/* s escaped for HTML and XML text and attribute values: C escapes for
+ * controls, bidirectional formatting characters, backslash and bytes that are
+ * not well-formed UTF-8 (as the text report), then & < > " ' as entities. */
+void td_report_html_text(FILE *f, const char *s, size_t len);
+
 /* End a report: flush f and map any write error to TD_EIO (errno is kept). */
 int td_report_finish(FILE *f);
 

@@ -63,6 +63,14 @@ int td_report_write(FILE *f, const td_result_t *r, td_format_t fmt, const td_vie
 int td_report_text(FILE *f, const td_result_t *r, const td_view_t *v);
 int td_report_json(FILE *f, const td_result_t *r, const td_view_t *v);
 int td_report_csv(FILE *f, const td_result_t *r, const td_view_t *v);
+/* One self-contained HTML page (no network): summary, treemap, histogram and
+ * a sortable, filterable table of the files the view lists. */
+int td_report_html(FILE *f, const td_result_t *r, const td_view_t *v);
+/* A Markdown manifest of where the target differs from upstream. */
+int td_report_markdown(FILE *f, const td_result_t *r, const td_view_t *v);
+/* A CycloneDX 1.5 JSON SBOM: the target's pedigree names the upstream
+ * ancestor, each modified or added file is a component with its patch. */
+int td_report_cyclonedx(FILE *f, const td_result_t *r, const td_view_t *v);
 
 #ifdef __cplusplus
 }

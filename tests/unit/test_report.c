@@ -888,11 +888,20 @@ static void test_write(void)
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	memset(&err, 0, sizeof(err));
-	CHECK_INT(td_report_write(f, &r, TD_FORMAT_HTML, NULL, &err), TD_EUNSUPPORTED);
-	CHECK_STR(err.msg, "report format 'html' is not supported");
 	CHECK_INT(td_report_write(f, &r, (td_format_t)42, NULL, &err), TD_EUNSUPPORTED);
+	CHECK_STR(err.msg, "report format 'unknown' is not supported");
 	fclose(f);
 	free(buf);
+
+	/* html, markdown and cyclonedx (tests/unit/test_report_rich.c checks their content) */
+	for (int fmt = TD_FORMAT_HTML; fmt <= TD_FORMAT_CYCLONEDX; fmt++) {
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		CHECK_INT(td_report_write(f, &r, (td_format_t)fmt, NULL, &err), 0);
+		fclose(f);
+		CHECK(len > 0);
+		free(buf);
+	}
 
 	/* A full disk is an error, not a short report. */
 	f = fopen("/dev/full", "w");

@@ -1,0 +1,36 @@
+/* Trend: one comparison's figures per release, and the SVG line chart of
+ * total distance across releases that `treedrift trend` writes. */
+#ifndef TREEDRIFT_TREND_H
+#define TREEDRIFT_TREND_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "treedrift/compare.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct td_trend_point {
+	char *label;              /* the release's name; owned */
+	uint64_t total_distance;
+	uint64_t modified;
+	uint64_t added;
+	uint64_t removed;
+	uint64_t by_class[4];     /* files of each td_class_t */
+} td_trend_point_t;
+
+/* Fill p from a finished comparison; label is copied. 0 or TD_ENOMEM. */
+int td_trend_point_init(td_trend_point_t *p, const char *label, const td_result_t *r);
+void td_trend_point_release(td_trend_point_t *p);
+
+/* A standalone SVG line chart of total distance, one point per release in
+ * the given order (labels XML-escaped). Returns 0, or TD_EIO when writing
+ * failed. */
+int td_trend_svg(FILE *f, const td_trend_point_t *points, size_t n, const char *title);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

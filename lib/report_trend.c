@@ -1,0 +1,110 @@
+/* Trend figures and the SVG line chart of total distance across releases. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_impl.h"
+#include "treedrift/trend.h"
+#include "internal.h"
+
+#define CHART_WIDTH 800.0
+#define CHART_HEIGHT 400.0
+#define CHART_LEFT 80.0
+#define CHART_RIGHT 30.0
+#define CHART_TOP 40.0
+#define CHART_BOTTOM 90.0 /* room for slanted labels */
+
+int td_trend_point_init(td_trend_point_t *p, const char *label, const td_result_t *r)
+{
+	size_t len = strlen(label);
+
+	memset(p, 0, sizeof(*p));
+	if (!(p->label = malloc(len + 1)))
+		return TD_ENOMEM;
+	memcpy(p->label, label, len + 1);
+	p->total_distance = r->totals.total_distance;
+	p->modified = r->totals.modified;
+	p->added = r->totals.added;
+	p->removed = r->totals.removed;
+	for (int c = 0; c < 4; c++)
+		p->by_class[c] = r->totals.by_class[c].files;
+	return TD_OK;
+}
+
+void td_trend_point_release(td_trend_point_t *p)
+{
+	if (!p)
+		return;
+	free(p->label);
+	p->label = NULL;
+}
+
+/* A round step for about four ticks up to max. */
+static uint64_t tick_step(uint64_t max)
+{
+	uint64_t step = 1;
+
+	while (max / step > 5) {
+		if (max / (step * 2) <= 5)
+			return step * 2;
+		if (max / (step * 5) <= 5)
+			return step * 5;
+		step *= 10;
+	}
+	return step;
+}
+
+int td_trend_svg(FILE *f, const td_trend_point_t *pts, size_t n, const char *title)
+{
+	const double pw = CHART_WIDTH - CHART_LEFT - CHART_RIGHT;
+	const double ph = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM;
+	const double bottom = CHART_HEIGHT - CHART_BOTTOM;
+	uint64_t max = 0, step;
+
+	if (!f || (n && !pts))
+		return TD_EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (pts[i].total_distance > max)
+			max = pts[i].total_distance;
+	step = tick_step(max ? max : 1);
+	max = (max / step + 1) * step; /* headroom above the highest point */
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
+		"height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<text x=\"%.0f\" y=\"24\" "
+		"font-size=\"16\">", CHART_WIDTH, CHART_HEIGHT, CHART_WIDTH, CHART_HEIGHT, CHART_LEFT);
+	td_report_html_text(f, title ? title : "total distance", title ? strlen(title) : 14);
+	fputs("</text>\n", f);
+	for (uint64_t y = 0; y <= max; y += step) {
+		double py = bottom - (double)y / (double)max * ph;
+		fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#ddd\"/>"
+			"<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%" PRIu64 "</text>\n",
+			CHART_LEFT, py, CHART_WIDTH - CHART_RIGHT, py, CHART_LEFT - 6, py + 4, y);
+	}
+	fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#444\"/>\n", CHART_LEFT,
+		bottom, CHART_WIDTH - CHART_RIGHT, bottom);
+	if (n) {
+		fputs("<polyline class=\"trend\" fill=\"none\" stroke=\"#cf222e\" stroke-width=\"2\" points=\"", f);
+		for (size_t i = 0; i < n; i++) {
+			double x = CHART_LEFT + (n > 1 ? pw * (double)i / (double)(n - 1) : pw / 2);
+			double y = bottom - (double)pts[i].total_distance / (double)max * ph;
+			fprintf(f, "%s%.0f,%.0f", i ? " " : "", x, y);
+		}
+		fputs("\"/>\n", f);
+	}
+	for (size_t i = 0; i < n; i++) {
+		double x = CHART_LEFT + (n > 1 ? pw * (double)i / (double)(n - 1) : pw / 2);
+		double y = bottom - (double)pts[i].total_distance / (double)max * ph;
+		fprintf(f, "<g class=\"point\" data-value=\"%" PRIu64 "\" data-label=\"", pts[i].total_distance);
+		td_report_html_text(f, pts[i].label, strlen(pts[i].label));
+		fprintf(f, "\"><circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"#cf222e\"/><title>", x, y);
+		td_report_html_text(f, pts[i].label, strlen(pts[i].label));
+		fprintf(f, ": %" PRIu64 "</title><text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%" PRIu64
+			"</text><text transform=\"translate(%.0f,%.0f) rotate(30)\">", pts[i].total_distance, x,
+			y - 9, pts[i].total_distance, x - 4, bottom + 16);
+		td_report_html_text(f, pts[i].label, strlen(pts[i].label));
+		fputs("</text></g>\n", f);
+	}
+	fputs("</svg>\n", f);
+	return td_report_finish(f);
+}
