@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "treedrift/base.h"
 #include "compare_kernel.h"
+#include "origins.h"
 #include "treedrift/compare.h"
 #include "treedrift/origin.h"
 #include "treedrift/report.h"
@@ -22,9 +23,7 @@ static const cli_opt_t compare_opts[] = {
 	{ "dirty-above", 0, "N", "distances over N are dirty (default 150)" },
 	{ "no-length", 0, NULL, "leave the file-length term out of TLSH distances" },
 	{ "added-distance", 0, "N", "score of a wholly new file (default 300)" },
-	{ "find-copies", 0, NULL, "look for a nearer upstream file of modified files too, not only of added ones" },
-	{ "copy-threshold", 0, "N", "an added file within distance N of an upstream file is a copy (default 70)" },
-	{ "no-origins", 0, NULL, "no rename and copy detection (upstream read only where needed)" },
+	CLI_ORIGIN_OPTS,
 	{ "include", 'I', "GLOB", "compare only paths matching GLOB (repeatable)" },
 	{ "exclude", 'X', "GLOB", "leave out paths matching GLOB (repeatable)" },
 	{ "only", 0, "CLASS", "list only files of CLASS: clean, safe, dirty (repeatable)" },
@@ -160,25 +159,6 @@ out:
 	return rc ? CLI_EXIT_ERROR : 0;
 }
 
-/* The stages after td_compare that explain changed files: other versions of
- * a multi-version upstream database, then moves and copies. */
-static int find_origins(td_result_t *r, const char *upstream_spec, const td_origin_opts_t *oo, int origins)
-{
-	td_error_t err = { 0 };
-	td_db_t *db = NULL;
-	int rc = 0;
-
-	if (td_spec_is_db(upstream_spec) && r->base_version) {
-		rc = td_db_open(&db, upstream_spec, &err);
-		if (!rc)
-			rc = td_origin_versions(r, db, NULL, &err);
-		td_db_free(db);
-	}
-	if (!rc && origins)
-		rc = td_origin_find(r, oo, NULL, &err);
-	return rc ? cli_lib_error(&err) : 0;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	cli_parser_t p;
@@ -194,12 +174,12 @@ int cmd_compare(int argc, char **argv)
 	td_result_t *r = NULL;
 	td_scan_stats_t stats = { 0 };
 	cli_progress_t prog;
-	td_origin_opts_t oo;
-	int origins = 1, up_tgt_taken = 0;
+	cli_origins_t origins;
+	int up_tgt_taken = 0;
 	char *auto_label = NULL;
 	cli_kernel_t kernel = { 0 };
 
-	td_origin_opts_init(&oo);
+	cli_origins_init(&origins);
 	td_load_opts_init(&lo);
 	td_compare_opts_init(&co);
 	td_view_init(&view);
@@ -211,11 +191,11 @@ int cmd_compare(int argc, char **argv)
 	while ((opt = cli_parser_next(&p)) >= 0) {
 		const char *name = compare_opts[opt].name, *a = p.arg;
 		int t = cli_tree_opt(name, a, &lo, &quiet);
+		if (!t)
+			t = cli_kernel_opt(&kernel, name, a);
+		if (!t)
+			t = cli_origins_opt(&origins, name, a);
 		if (t < 0)
-			goto out;
-		if (t)
-			continue;
-		if ((t = cli_kernel_opt(&kernel, name, a)) < 0)
 			goto out;
 		if (t)
 			continue;
@@ -241,13 +221,6 @@ int cmd_compare(int argc, char **argv)
 				goto out;
 		} else if (!strcmp(name, "no-length")) {
 			co.len_diff = 0;
-		} else if (!strcmp(name, "find-copies")) {
-			oo.find_copies = 1;
-		} else if (!strcmp(name, "copy-threshold")) {
-			if (parse_threshold(name, a, &oo.copy_threshold))
-				goto out;
-		} else if (!strcmp(name, "no-origins")) {
-			origins = 0;
 		} else if (!strcmp(name, "include") || !strcmp(name, "exclude")) {
 			if (globs_add(name[0] == 'i' ? &inc : &exc, a)) {
 				cli_error("out of memory");
@@ -312,8 +285,7 @@ int cmd_compare(int argc, char **argv)
 	cli_progress_init(&prog, "reading", quiet);
 	lo.scan.progress = cli_progress_cb;
 	lo.scan.progress_ctx = &prog;
-	lo.upstream_full = !origins ? 0 : oo.find_copies ? TD_UPSTREAM_FULL_ALWAYS : TD_UPSTREAM_FULL_IF_ADDED;
-	oo.threads = lo.scan.jobs;
+	cli_origins_setup(&origins, &lo);
 	if (lo.upstream_label && !strcmp(lo.upstream_label, "auto")) {
 		int bad = load_auto_base(&up, &tgt, &auto_label, p.argv[0], p.argv[1], &lo, quiet);
 		cli_progress_done(&prog);
@@ -337,7 +309,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	/* origins change scores, so they come before the policy's risk */
-	if (find_origins(r, p.argv[0], &oo, origins) || cli_kernel_annotate(&kernel, r, &view))
+	if (cli_origins_find(&origins, r, p.argv[0]) || cli_kernel_annotate(&kernel, r, &view))
 		goto out;
 	if (write_report(output, r, fmt, &view))
 		goto out;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "origins.h"
 #include "treedrift/compare.h"
 #include "treedrift/trend.h"
 
@@ -12,6 +13,7 @@ static const cli_opt_t trend_opts[] = {
 	{ "base", 'b', "LABEL", "upstream database version to compare against (default: newest)" },
 	{ "svg", 0, "FILE", "write an SVG line chart of total distance to FILE" },
 	{ "title", 0, "TEXT", "title of the chart (default: total distance against the base)" },
+	CLI_ORIGIN_OPTS,
 	CLI_TREE_OPTS,
 	CLI_OPT_END
 };
@@ -79,6 +81,7 @@ int cmd_trend(int argc, char **argv)
 	cli_parser_t p;
 	td_load_opts_t lo;
 	td_compare_opts_t co;
+	cli_origins_t origins;
 	const char *svg = NULL, *title = NULL;
 	char deftitle[512];
 	int quiet = 0, rc = CLI_EXIT_ERROR, opt;
@@ -87,6 +90,7 @@ int cmd_trend(int argc, char **argv)
 
 	td_load_opts_init(&lo);
 	td_compare_opts_init(&co);
+	cli_origins_init(&origins);
 	if (cli_parser_init(&p, trend_opts, "treedrift trend [options] UPSTREAM TARGET...",
 			    "Compare each TARGET (a release: a database, directory, git:REPO@REV or archive) "
 			    "against UPSTREAM and print a table of total distance, per-class counts and added "
@@ -95,6 +99,8 @@ int cmd_trend(int argc, char **argv)
 	while ((opt = cli_parser_next(&p)) >= 0) {
 		const char *name = trend_opts[opt].name;
 		int t = cli_tree_opt(name, p.arg, &lo, &quiet);
+		if (!t)
+			t = cli_origins_opt(&origins, name, p.arg);
 		if (t < 0)
 			goto out;
 		if (t)
@@ -120,6 +126,7 @@ int cmd_trend(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
+	cli_origins_setup(&origins, &lo);
 	for (int i = 1; i < p.argc; i++) {
 		td_error_t err = { 0 };
 		td_tree_t *up = NULL, *tgt = NULL;
@@ -136,6 +143,10 @@ int cmd_trend(int argc, char **argv)
 		cli_progress_done(&prog);
 		if (e || td_compare(&r, up, tgt, &co, &err)) {
 			cli_lib_error(&err);
+			goto out;
+		}
+		if (cli_origins_find(&origins, r, p.argv[0])) {
+			td_result_free(r);
 			goto out;
 		}
 		if (i == 1 && !title) {

@@ -60,4 +60,12 @@ s=0; "$TD" trend -q --base v7 "$TMP/up.db" "$TMP/r1" >/dev/null 2>"$TMP/err" || 
 check_eq "unknown base" "$s" 2
 s=0; "$TD" trend -q --svg /nonexistent/dir/t.svg "$TMP/up.db" "$TMP/r1" >/dev/null 2>"$TMP/err" || s=$?
 check_eq "unwritable svg" "$s" 2
+# trend scores a pair as compare does (moves and copies included): same total
+ex=$SRC/examples
+want=$("$TD" compare -q --format json "$ex/upstream" "$ex/vendor" | python3 -c 'import json, sys; print(json.load(sys.stdin)["totals"]["total_distance"])' || true)
+got=$("$TD" trend -q "$ex/upstream" "$ex/vendor" | awk 'NR == 2 { print $2 }')
+check_eq "trend total = compare total" "$got" "$want"
+want=$("$TD" compare -q --no-origins --format json "$ex/upstream" "$ex/vendor" | python3 -c 'import json, sys; print(json.load(sys.stdin)["totals"]["total_distance"])' || true)
+got=$("$TD" trend -q --no-origins "$ex/upstream" "$ex/vendor" | awk 'NR == 2 { print $2 }')
+check_eq "trend --no-origins total = compare --no-origins total" "$got" "$want"
 finish

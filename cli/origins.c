@@ -1,0 +1,54 @@
+/* compare's and trend's origin stage: see origins.h. */
+#include <string.h>
+
+#include "cli.h"
+#include "origins.h"
+#include "treedrift/store.h"
+
+void cli_origins_init(cli_origins_t *o)
+{
+	td_origin_opts_init(&o->opts);
+	o->enabled = 1;
+}
+
+int cli_origins_opt(cli_origins_t *o, const char *name, const char *arg)
+{
+	unsigned long long v;
+
+	if (!strcmp(name, "find-copies")) {
+		o->opts.find_copies = 1;
+	} else if (!strcmp(name, "copy-threshold")) {
+		if (cli_parse_uint(arg, 100000, &v))
+			return cli_error("--copy-threshold takes a whole number, not '%s'", arg), -1;
+		o->opts.copy_threshold = (int)v;
+	} else if (!strcmp(name, "no-origins")) {
+		o->enabled = 0;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+void cli_origins_setup(cli_origins_t *o, td_load_opts_t *lo)
+{
+	lo->upstream_full = !o->enabled ? 0 : o->opts.find_copies ? TD_UPSTREAM_FULL_ALWAYS
+								  : TD_UPSTREAM_FULL_IF_ADDED;
+	o->opts.threads = lo->scan.jobs;
+}
+
+int cli_origins_find(cli_origins_t *o, td_result_t *r, const char *upstream_spec)
+{
+	td_error_t err = { 0 };
+	td_db_t *db = NULL;
+	int rc = 0;
+
+	if (td_spec_is_db(upstream_spec) && r->base_version) {
+		rc = td_db_open(&db, upstream_spec, &err);
+		if (!rc)
+			rc = td_origin_versions(r, db, NULL, &err);
+		td_db_free(db);
+	}
+	if (!rc && o->enabled)
+		rc = td_origin_find(r, &o->opts, NULL, &err);
+	return rc ? cli_lib_error(&err) : 0;
+}
