@@ -132,7 +132,7 @@ int cmd_compare(int argc, char **argv)
 	td_scan_stats_t stats = { 0 };
 	cli_progress_t prog;
 
-	td_load_opts_init(&lo);
+	cli_load_opts_init(&lo);
 	td_compare_opts_init(&co);
 	td_view_init(&view);
 	if (cli_parser_init(&p, compare_opts, "treedrift compare [options] UPSTREAM TARGET",

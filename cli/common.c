@@ -34,6 +34,12 @@ int cli_parse_size(const char *s, unsigned long long *out)
 	return 0;
 }
 
+void cli_load_opts_init(td_load_opts_t *o)
+{
+	td_load_opts_init(o);
+	o->source.max_file_size = CLI_DEFAULT_MAX_FILE_SIZE;
+}
+
 int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quiet)
 {
 	unsigned long long v;
@@ -51,8 +57,10 @@ int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quie
 	} else if (!strcmp(name, "keep-going")) {
 		o->source.keep_going = 1;
 	} else if (!strcmp(name, "max-file-size")) {
-		if (cli_parse_size(arg, &v) || !v)
-			return cli_error("--max-file-size takes a size such as 64M, not '%s'", arg), -1;
+		if (!strcmp(arg, "none") || !strcmp(arg, "0"))
+			v = 0; /* no limit */
+		else if (cli_parse_size(arg, &v) || !v)
+			return cli_error("--max-file-size takes a size such as 64M, or none, not '%s'", arg), -1;
 		o->source.max_file_size = v;
 	} else if (!strcmp(name, "quiet")) {
 		*quiet = 1;

@@ -10,6 +10,7 @@ static const cli_cmd_t commands[] = {
 	{ "show", cmd_show, "print a database's metadata and entries" },
 	{ "hash", cmd_hash, "print TLSH digests of files, as the reference tlsh does" },
 	{ "distance", cmd_distance, "print the TLSH distance of two digests" },
+	{ "check", cmd_check, "check that a database is sound" },
 	{ NULL, NULL, NULL }
 };
 

@@ -9,6 +9,10 @@ set -u
 bin=$1
 data=$2/tlsh
 [ -x "$bin" ] || { echo "skip: $bin not built"; exit 77; }
+vgdir=$(mktemp -d) || exit 2
+trap 'rm -rf "$vgdir"' EXIT
+. "$(dirname "$0")/wrap.sh"
+bin=$(td_wrap "$bin" "$vgdir")
 fail=0
 check() {
 	echo "FAIL: $1" >&2
