@@ -2,7 +2,8 @@
 # Install the build and test dependencies on Debian 12 (as root, or with sudo).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libssl-dev libsqlite3-dev libgit2-dev libarchive-dev
-      git tar xz-utils zstd bzip2 zip unzip python3 python3-jsonschema sqlite3)
+      git tar xz-utils zstd bzip2 zip unzip python3 python3-jsonschema sqlite3
+      clang libclang-rt-14-dev valgrind)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
