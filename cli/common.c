@@ -181,6 +181,15 @@ void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet)
 		return;
 	for (size_t i = 0; i < tree->count; i++) {
 		const td_file_t *f = &tree->files[i];
+		if (f->type == TD_ENTRY_SYMLINK && f->skip_detail) {
+			/* recorded, never followed: worth a note all the same */
+			fprintf(stderr, "treedrift: warning: %s%ssymlink '", side ? side : "", side ? ": " : "");
+			cli_fput_path(stderr, f->path, f->path_len);
+			fprintf(stderr, "' %s: ", f->skip_detail);
+			cli_fput_path(stderr, f->link_target ? f->link_target : "", f->link_len);
+			fputc('\n', stderr);
+			continue;
+		}
 		if (f->type != TD_ENTRY_SKIPPED)
 			continue;
 		fprintf(stderr, "treedrift: warning: %s%sskipped '", side ? side : "", side ? ": " : "");

@@ -171,35 +171,6 @@ static int normalize_path(arc_path *out, const char *raw, unsigned strip)
 	return 1;
 }
 
-/* 1 when a symlink at `path` with target `target` resolves outside the
- * tree: an absolute target, or ".." climbing above the root. */
-static int link_escapes(const char *path, size_t path_len, const char *target)
-{
-	long depth = 0;
-	const char *p = target;
-
-	if (target[0] == '/')
-		return 1;
-	for (size_t i = 0; i < path_len; i++)
-		if (path[i] == '/')
-			depth++;
-	while (*p) {
-		const char *slash = strchr(p, '/');
-		size_t n = slash ? (size_t)(slash - p) : strlen(p);
-
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			if (--depth < 0)
-				return 1;
-		} else if (n && !(n == 1 && p[0] == '.')) {
-			depth++;
-		}
-		p += n;
-		if (*p == '/')
-			p++;
-	}
-	return 0;
-}
-
 static const char *arc_errstr(struct archive *a)
 {
 	const char *s = archive_error_string(a);
@@ -401,8 +372,8 @@ static int fill_symlink(struct archive_entry *ae, td_file_t *out)
 		return TD_ENOMEM;
 	out->link_len = strlen(target);
 	out->size_bytes = out->link_len;
-	if (link_escapes(out->path, out->path_len, target))
-		return set_detail(out, "points outside the tree");
+	if (td_link_escapes(out->path, out->path_len, target))
+		return set_detail(out, TD_LINK_OUTSIDE);
 	return TD_OK;
 }
 

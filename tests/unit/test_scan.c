@@ -157,6 +157,54 @@ static void test_changed_between_list_and_read(unsigned jobs)
 	}
 }
 
+/* Symlinks are recorded, never followed; those that resolve outside the
+ * tree carry a note. */
+static void test_links_outside(void)
+{
+	static const struct { const char *name, *target; int outside; } links[] = {
+		{ "abs", "/etc/passwd", 1 },
+		{ "up", "../../", 1 },
+		{ "up-one", "../x", 1 },
+		{ "loop-a", "loop-b", 0 },
+		{ "loop-b", "loop-a", 0 },
+		{ "sub/back", "../loop-a", 0 },
+		{ "sub/out", "../../x", 1 },
+		{ "sub/dot", "./././../sub/../..", 1 },
+	};
+	td_source_t *src = NULL;
+	td_tree_t *tree = NULL;
+	td_error_t err = { 0 };
+	char p[PATH_MAX];
+
+	path_of(p, sizeof(p), "sub");
+	CHECK_INT(mkdir(p, 0755), 0);
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		path_of(p, sizeof(p), links[i].name);
+		CHECK_INT(symlink(links[i].target, p), 0);
+	}
+	CHECK_INT(td_source_open(&src, root, NULL, &err), 0);
+	CHECK_INT(td_scan_list(&tree, src, NULL, NULL, &err), 0);
+	for (size_t i = 0; tree && i < sizeof(links) / sizeof(links[0]); i++) {
+		const td_file_t *f = find(tree, links[i].name);
+
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		CHECK_INT(f->type, TD_ENTRY_SYMLINK);
+		CHECK_STR(f->link_target, links[i].target);
+		if (links[i].outside)
+			CHECK_STR(f->skip_detail ? f->skip_detail : "(none)", "points outside the tree");
+		else
+			CHECK(f->skip_detail == NULL);
+		path_of(p, sizeof(p), links[i].name);
+		unlink(p);
+	}
+	td_tree_free(tree);
+	td_source_free(src);
+	path_of(p, sizeof(p), "sub");
+	rmdir(p);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -166,6 +214,7 @@ int main(void)
 		return 2;
 	test_changed_between_list_and_read(1);
 	test_changed_between_list_and_read(4);
+	test_links_outside();
 	rmdir(root);
 	return check_finish();
 }
