@@ -95,6 +95,14 @@ assert 'new\nline' in paths and 'quote"s\'' in paths, sorted(paths)
 assert len(rows) == 20, len(rows)
 EOF
 
+# the same tree as a tar archive (GNU tar leaves the socket out): the same
+# entries, and no drift against the directory's database
+tar -C "$T" --sparse -cf "$TMP/hostile.tar" . 2>/dev/null || true
+s=0; timeout 60 "$TD" compare "$TMP/h.db" "$TMP/hostile.tar" >"$TMP/rep" 2>"$TMP/err" || s=$?
+check_eq "compare with the tar of the tree" "$s" 0
+grep -q '^  identical  *17$' "$TMP/rep" && ok || fail "tar of the tree: $(cat "$TMP/rep")"
+grep -qxF '  sock: socket [upstream]' "$TMP/rep" && ok || fail "socket missing from the archive side"
+
 # as an unprivileged user (root reads regardless of permissions): the
 # unreadable file and directory are named, the scan goes on
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
