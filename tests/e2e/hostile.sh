@@ -98,7 +98,7 @@ EOF
 # the same tree as a tar archive (GNU tar leaves the socket out): the same
 # entries, and no drift against the directory's database
 tar -C "$T" --sparse -cf "$TMP/hostile.tar" . 2>/dev/null || true
-s=0; timeout 60 "$TD" compare "$TMP/h.db" "$TMP/hostile.tar" >"$TMP/rep" 2>"$TMP/err" || s=$?
+s=0; timeout 60 "$TD" compare "$TMP/h.db" "$TMP/hostile.tar" >"$TMP/rep" 2>"$TMP/err" || s=$?; [ "$s" = 0 ] || cat "$TMP/err" >&2
 check_eq "compare with the tar of the tree" "$s" 0
 grep -q '^  identical  *17$' "$TMP/rep" && ok || fail "tar of the tree: $(cat "$TMP/rep")"
 grep -qxF '  sock: socket [upstream]' "$TMP/rep" && ok || fail "socket missing from the archive side"
