@@ -82,6 +82,7 @@ int cmd_distance(int argc, char **argv);
 int cmd_versions(int argc, char **argv);
 int cmd_base(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif
 
@@ -95,9 +96,15 @@ int cmd_trend(int argc, char **argv);
 	{ "strip-components", 0, "N", "archives: drop N leading path parts" }, \
 	{ "no-auto-strip", 0, NULL, "archives: keep a single top-level folder" }, \
 	{ "keep-going", 0, NULL, "archives: go on past a corrupt or truncated archive" }, \
-	{ "max-file-size", 0, "SIZE", "skip files larger than SIZE (K, M, G suffixes; default none)" }, \
+	{ "max-file-size", 0, "SIZE", "skip files larger than SIZE (K, M, G suffixes; default 1G; none: no limit)" }, \
 	{ "quiet", 'q', NULL, "no progress or warnings on stderr" }
 int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quiet);
+/* Files over this are skipped as too_large unless --max-file-size says
+ * otherwise: content is streamed, so the limit bounds time, not memory (a
+ * sparse file of a terabyte costs nothing to ship in an archive). */
+#define CLI_DEFAULT_MAX_FILE_SIZE (1ull << 30)
+/* td_load_opts_init() and the CLI's defaults for the tree options. */
+void cli_load_opts_init(td_load_opts_t *o);
 int cli_parse_size(const char *s, unsigned long long *out);
 
 /* Progress on stderr, only when it is a terminal and not --quiet. */

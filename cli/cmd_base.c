@@ -90,7 +90,7 @@ int cmd_base(int argc, char **argv)
 	unsigned long long top = 3;
 	int json = 0, quiet = 0, rc = CLI_EXIT_ERROR, opt;
 
-	td_load_opts_init(&lo);
+	cli_load_opts_init(&lo);
 	td_base_opts_init(&bo);
 	if (cli_parser_init(&p, base_opts, "treedrift base [options] DB TARGET",
 			    "Rank the versions of database DB by how well they explain TARGET: identical "

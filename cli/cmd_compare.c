@@ -180,7 +180,7 @@ int cmd_compare(int argc, char **argv)
 	cli_kernel_t kernel = { 0 };
 
 	cli_origins_init(&origins);
-	td_load_opts_init(&lo);
+	cli_load_opts_init(&lo);
 	td_compare_opts_init(&co);
 	td_view_init(&view);
 	if (cli_parser_init(&p, compare_opts, "treedrift compare [options] UPSTREAM TARGET",

@@ -73,7 +73,7 @@ int cmd_scan(int argc, char **argv)
 	cli_progress_t prog;
 	char *auto_label = NULL;
 
-	td_load_opts_init(&lo);
+	cli_load_opts_init(&lo);
 	if (cli_parser_init(&p, scan_opts, "treedrift scan [options] -o DB TREE",
 			    "Hash every file of TREE (a directory, git:REPO@REV or an archive) with SHA-256 "
 			    "and TLSH into the database DB, as one version.", argc, argv))

@@ -88,7 +88,7 @@ int cmd_trend(int argc, char **argv)
 	td_trend_point_t *pts = NULL;
 	size_t n = 0;
 
-	td_load_opts_init(&lo);
+	cli_load_opts_init(&lo);
 	td_compare_opts_init(&co);
 	cli_origins_init(&origins);
 	if (cli_parser_init(&p, trend_opts, "treedrift trend [options] UPSTREAM TARGET...",

@@ -34,6 +34,12 @@ int cli_parse_size(const char *s, unsigned long long *out)
 	return 0;
 }
 
+void cli_load_opts_init(td_load_opts_t *o)
+{
+	td_load_opts_init(o);
+	o->source.max_file_size = CLI_DEFAULT_MAX_FILE_SIZE;
+}
+
 int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quiet)
 {
 	unsigned long long v;
@@ -55,8 +61,10 @@ int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quie
 	} else if (!strcmp(name, "keep-going")) {
 		o->source.keep_going = 1;
 	} else if (!strcmp(name, "max-file-size")) {
-		if (cli_parse_size(arg, &v) || !v)
-			return cli_error("--max-file-size takes a size such as 64M, not '%s'", arg), -1;
+		if (!strcmp(arg, "none") || !strcmp(arg, "0"))
+			v = 0; /* no limit */
+		else if (cli_parse_size(arg, &v) || !v)
+			return cli_error("--max-file-size takes a size such as 64M, or none, not '%s'", arg), -1;
 		o->source.max_file_size = v;
 	} else if (!strcmp(name, "quiet")) {
 		*quiet = 1;
@@ -184,6 +192,15 @@ void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet)
 		return;
 	for (size_t i = 0; i < tree->count; i++) {
 		const td_file_t *f = &tree->files[i];
+		if (f->type == TD_ENTRY_SYMLINK && f->skip_detail) {
+			/* recorded, never followed: worth a note all the same */
+			fprintf(stderr, "treedrift: warning: %s%ssymlink '", side ? side : "", side ? ": " : "");
+			cli_fput_path(stderr, f->path, f->path_len);
+			fprintf(stderr, "' %s: ", f->skip_detail);
+			cli_fput_path(stderr, f->link_target ? f->link_target : "", f->link_len);
+			fputc('\n', stderr);
+			continue;
+		}
 		if (f->type != TD_ENTRY_SKIPPED)
 			continue;
 		fprintf(stderr, "treedrift: warning: %s%sskipped '", side ? side : "", side ? ": " : "");

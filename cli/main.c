@@ -13,6 +13,7 @@ static const cli_cmd_t commands[] = {
 	{ "hash", cmd_hash, "print TLSH digests of files, as the reference tlsh does" },
 	{ "distance", cmd_distance, "print the TLSH distance of two digests" },
 	{ "trend", cmd_trend, "total distance of a series of releases against upstream" },
+	{ "check", cmd_check, "check that a database is sound" },
 	{ NULL, NULL, NULL }
 };
 

@@ -79,6 +79,10 @@ void td_digester_start(td_digester_t *dg, int want_tlsh)
 
 int td_digester_update(td_digester_t *dg, const void *data, size_t len)
 {
+	/* An empty block may come with data NULL (libarchive does that for an
+	 * empty member), which memcpy must not be given. */
+	if (!len)
+		return TD_OK;
 	if (!EVP_DigestUpdate(dg->sha, data, len))
 		return TD_EIO;
 	if (dg->want_tlsh) {

@@ -132,3 +132,32 @@ uint64_t td_source_blobs_read(const td_source_t *src)
 {
 	return atomic_load_explicit(&src->reads, memory_order_relaxed);
 }
+
+/* 1 when a symlink at `path` with target `target` resolves outside the
+ * tree: an absolute target, or ".." climbing above the root. */
+int td_link_escapes(const char *path, size_t path_len, const char *target)
+{
+	long depth = 0;
+	const char *p = target;
+
+	if (target[0] == '/')
+		return 1;
+	for (size_t i = 0; i < path_len; i++)
+		if (path[i] == '/')
+			depth++;
+	while (*p) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (--depth < 0)
+				return 1;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			depth++;
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return 0;
+}

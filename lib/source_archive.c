@@ -171,35 +171,6 @@ static int normalize_path(arc_path *out, const char *raw, unsigned strip)
 	return 1;
 }
 
-/* 1 when a symlink at `path` with target `target` resolves outside the
- * tree: an absolute target, or ".." climbing above the root. */
-static int link_escapes(const char *path, size_t path_len, const char *target)
-{
-	long depth = 0;
-	const char *p = target;
-
-	if (target[0] == '/')
-		return 1;
-	for (size_t i = 0; i < path_len; i++)
-		if (path[i] == '/')
-			depth++;
-	while (*p) {
-		const char *slash = strchr(p, '/');
-		size_t n = slash ? (size_t)(slash - p) : strlen(p);
-
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			if (--depth < 0)
-				return 1;
-		} else if (n && !(n == 1 && p[0] == '.')) {
-			depth++;
-		}
-		p += n;
-		if (*p == '/')
-			p++;
-	}
-	return 0;
-}
-
 static const char *arc_errstr(struct archive *a)
 {
 	const char *s = archive_error_string(a);
@@ -268,6 +239,37 @@ static int enable_formats(struct archive *a)
 	return 0;
 }
 
+/* The compression filters libarchive runs in-process. Not
+ * archive_read_support_filter_all(): for lrzip, grzip, and lzop or any
+ * other filter built without its library, libarchive would run an external
+ * program on a third party's file. A filter is probed on a scratch handle
+ * first, as registering it cannot be undone: ARCHIVE_WARN means "using an
+ * external program", and such a filter is left out (its archives are then
+ * "not an archive"). */
+static int enable_filters(struct archive *a)
+{
+	int (*const filters[])(struct archive *) = {
+		archive_read_support_filter_bzip2, archive_read_support_filter_compress,
+		archive_read_support_filter_gzip, archive_read_support_filter_lz4,
+		archive_read_support_filter_lzip, archive_read_support_filter_lzma,
+		archive_read_support_filter_rpm, archive_read_support_filter_uu,
+		archive_read_support_filter_xz, archive_read_support_filter_zstd,
+	};
+
+	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
+		struct archive *probe = archive_read_new();
+		int r;
+
+		if (!probe)
+			return -1;
+		r = filters[i](probe);
+		archive_read_free(probe);
+		if (r == ARCHIVE_OK && filters[i](a) != ARCHIVE_OK)
+			return -1;
+	}
+	return 0;
+}
+
 static int arc_source_open(td_source_t *src, const char *where, td_error_t *err)
 {
 	arc_source *as;
@@ -295,7 +297,7 @@ static int arc_source_open(td_source_t *src, const char *where, td_error_t *err)
 
 	if (!(as->a = archive_read_new()))
 		return td_error_set(err, TD_ENOMEM, "out of memory");
-	if (archive_read_support_filter_all(as->a) < ARCHIVE_WARN || enable_formats(as->a))
+	if (enable_filters(as->a) || enable_formats(as->a))
 		return td_error_set(err, TD_EARCHIVE, "unable to set up libarchive: %s", arc_errstr(as->a));
 	/* Opening picks the format, and the first header shows the archive
 	 * can be read at all: both fail here rather than in the first next(). */
@@ -370,8 +372,8 @@ static int fill_symlink(struct archive_entry *ae, td_file_t *out)
 		return TD_ENOMEM;
 	out->link_len = strlen(target);
 	out->size_bytes = out->link_len;
-	if (link_escapes(out->path, out->path_len, target))
-		return set_detail(out, "points outside the tree");
+	if (td_link_escapes(out->path, out->path_len, target))
+		return set_detail(out, TD_LINK_OUTSIDE);
 	return TD_OK;
 }
 

@@ -238,7 +238,9 @@ static int entry_from_stat(struct dir_walk *w, const td_source_opts_t *opts, int
 		out->size_bytes = out->link_len;
 		out->mode = 0120000;
 		out->type = TD_ENTRY_SYMLINK;
-		if (entry_set_path(out, w, len)) {
+		if (entry_set_path(out, w, len) ||
+		    (td_link_escapes(out->path, out->path_len, out->link_target) &&
+		     !(out->skip_detail = td_strndup(TD_LINK_OUTSIDE, strlen(TD_LINK_OUTSIDE))))) {
 			td_file_release(out);
 			return td_error_set(err, TD_ENOMEM, "out of memory");
 		}

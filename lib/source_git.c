@@ -350,6 +350,11 @@ static int fill_symlink(git_source *gs, const git_tree_entry *te, td_file_t *out
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	out->link_len = len;
 	out->size_bytes = len;
+	/* A blob may hold a NUL; td_link_escapes reads up to it, which is
+	 * as far as a checkout's symlink would go. */
+	if (out->path && td_link_escapes(out->path, out->path_len, out->link_target) &&
+	    !(out->skip_detail = td_strndup(TD_LINK_OUTSIDE, strlen(TD_LINK_OUTSIDE))))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
 	return TD_OK;
 }
 

@@ -35,6 +35,12 @@ extern const td_source_ops_t td_source_dir_ops;
 extern const td_source_ops_t td_source_git_ops;
 extern const td_source_ops_t td_source_archive_ops;
 
+/* 1 when a symlink at `path` with target `target` resolves outside the
+ * tree: an absolute target, or ".." climbing above the root. Such links are
+ * still recorded (never followed), with skip_detail TD_LINK_OUTSIDE. */
+int td_link_escapes(const char *path, size_t path_len, const char *target);
+#define TD_LINK_OUTSIDE "points outside the tree"
+
 /* Read block size for file content. */
 #define TD_READ_BLOCK_BYTES (256 * 1024)
 

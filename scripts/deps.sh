@@ -3,6 +3,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libssl-dev libsqlite3-dev libgit2-dev libarchive-dev
       git tar xz-utils zstd bzip2 zip unzip python3 python3-jsonschema sqlite3
+      clang libclang-rt-14-dev valgrind
       chromium) # chromium: tests/e2e/browser.sh renders the HTML report headless
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,8 +1,34 @@
 #!/usr/bin/env bash
-# Install dependencies, build with warnings as errors, run the whole test suite.
+# Install dependencies, build with warnings as errors, run the whole test suite:
+# once under ASan+UBSan (build-asan/), the end-to-end tests once under valgrind
+# memcheck (TD_VALGRIND, see tests/e2e/wrap.sh), then the normal run, whose
+# CTest summary is the last thing printed.
+# TD_TEST_QUICK=1 runs the normal pass only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
+jobs=$(nproc)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTD_WERROR=ON >/dev/null
-cmake --build build -j"$(nproc)"
-ctest --test-dir build --output-on-failure -j"$(nproc)"
+cmake --build build -j"$jobs"
+stage() { # name log command...: run quietly, show the log if it fails
+	local name=$1 log=$2
+	shift 2
+	if "$@" >"$log" 2>&1; then
+		echo "$name: $(grep -E 'tests passed' "$log" | tail -1)"
+	else
+		cat "$log"
+		echo "$name: FAILED (log: $log)" >&2
+		exit 1
+	fi
+}
+if [ -z "${TD_TEST_QUICK:-}" ]; then
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTD_WERROR=ON -DTD_SANITIZE=ON >/dev/null
+	cmake --build build-asan -j"$jobs" >/dev/null
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		stage "ASan+UBSan" build-asan/ctest.log ctest --test-dir build-asan --output-on-failure -j"$jobs"
+	if command -v valgrind >/dev/null; then
+		TD_VALGRIND=1 stage "valgrind (e2e)" build/valgrind.log \
+			ctest --test-dir build -L e2e --output-on-failure -j"$jobs"
+	fi
+fi
+ctest --test-dir build --output-on-failure -j"$jobs"

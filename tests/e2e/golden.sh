@@ -12,6 +12,8 @@ dir=$(dirname "$0")/cases
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 version=$("$td" --version | awk '{print $2}')
+. "$src/tests/e2e/wrap.sh"
+td=$(td_wrap "$td" "$tmp")
 set +e
 (cd "$tmp" && TD=$td EX=$src/examples SRC=$src NO_COLOR=1 bash -e "$src/tests/e2e/cases/$case.sh") \
 	>"$tmp.out" 2>"$tmp.err"

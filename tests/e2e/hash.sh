@@ -14,6 +14,8 @@ case $bin in /*) ;; *) bin=$PWD/$bin ;; esac  # the tests change directory
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' INT TERM
+. "$(dirname "$0")/wrap.sh"
+bin=$(td_wrap "$bin" "$tmp")
 fail=0
 check() { # check WHAT: report a failure of the previous test
 	echo "FAIL: $1" >&2

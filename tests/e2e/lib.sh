@@ -4,6 +4,9 @@ TD=$1
 TMP=$(mktemp -d)
 trap 'chmod -R u+rwx "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/e2e/wrap.sh"
+TD_REAL=$TD
+TD=$(td_wrap "$TD" "$TMP")
 fails=0
 checks=0
 ok() { checks=$((checks + 1)); }

@@ -1014,6 +1014,7 @@ static void test_corrupt(void)
 	td_tree_free(v2);
 }
 
+
 /* An 80k-file version with kernel-like paths: time to write, load and
  * match, and the database size for it and for versions that differ from
  * it in 1% of files. */

@@ -1,0 +1,220 @@
+/* The scan pipeline on a tree that changes between the listing and the
+ * reads: every file that vanished, grew, shrank or was replaced comes back
+ * as a skipped entry with its reason, the others are digested, and the
+ * reasons survive a round trip through the database. Deterministic: the
+ * tree is changed between td_scan_list() and td_scan_digest(), which is
+ * when a real scan reads. */
+#define _DEFAULT_SOURCE
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "treedrift/scan.h"
+#include "treedrift/source.h"
+#include "treedrift/store.h"
+#include "treedrift/tree.h"
+
+static char root[PATH_MAX / 2];
+
+static void path_of(char *out, size_t n, const char *name)
+{
+	snprintf(out, n, "%s/%s", root, name);
+}
+
+static void write_file(const char *name, size_t len_bytes, int seed)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	path_of(p, sizeof(p), name);
+	if (!(f = fopen(p, "wb")))
+		exit(2);
+	for (size_t i = 0; i < len_bytes; i++)
+		fputc((int)((i * 131 + (size_t)seed * 7 + i / 97) % 251), f);
+	if (fclose(f))
+		exit(2);
+}
+
+static const td_file_t *find(const td_tree_t *t, const char *path)
+{
+	return td_tree_find(t, path, strlen(path));
+}
+
+static void check_reason(const td_tree_t *t, const char *path, const char *reason)
+{
+	const td_file_t *f = find(t, path);
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	if (reason) {
+		CHECK_INT(f->type, TD_ENTRY_SKIPPED);
+		CHECK_STR(f->skip_reason ? f->skip_reason : "(none)", reason);
+		CHECK(f->skip_detail != NULL);
+	} else {
+		CHECK_INT(f->type, TD_ENTRY_FILE);
+		CHECK(f->has_digest);
+	}
+}
+
+static void check_all(const td_tree_t *t)
+{
+	check_reason(t, "kept", NULL);
+	check_reason(t, "vanishes", TD_SKIP_VANISHED);
+	check_reason(t, "grows", TD_SKIP_CHANGED);
+	check_reason(t, "shrinks", TD_SKIP_CHANGED);
+	check_reason(t, "replaced", TD_SKIP_CHANGED);
+	check_reason(t, "becomes-fifo", TD_SKIP_CHANGED);
+	check_reason(t, "becomes-dir", TD_SKIP_CHANGED);
+	check_reason(t, "touched", TD_SKIP_CHANGED);
+}
+
+static void test_changed_between_list_and_read(unsigned jobs)
+{
+	td_scan_opts_t opts = { 0 };
+	td_scan_stats_t stats = { 0 };
+	td_source_t *src = NULL;
+	td_tree_t *tree = NULL, *back = NULL;
+	td_db_writer_t *w = NULL;
+	td_db_t *db = NULL;
+	td_error_t err = { 0 };
+	char p[PATH_MAX], q[PATH_MAX], dbpath[PATH_MAX];
+	struct timespec ts[2] = { { 0, UTIME_OMIT }, { 12345, 0 } };
+
+	write_file("kept", 4000, 1);
+	write_file("vanishes", 4000, 2);
+	write_file("grows", 4000, 3);
+	write_file("shrinks", 4000, 4);
+	write_file("replaced", 4000, 5);
+	write_file("becomes-fifo", 4000, 6);
+	write_file("becomes-dir", 4000, 7);
+	write_file("touched", 4000, 8);
+	opts.jobs = jobs;
+	CHECK_INT(td_source_open(&src, root, NULL, &err), 0);
+	CHECK_INT(td_scan_list(&tree, src, &opts, &stats, &err), 0);
+	CHECK_INT((int)tree->count, 8);
+
+	path_of(p, sizeof(p), "vanishes");
+	CHECK_INT(unlink(p), 0);
+	path_of(p, sizeof(p), "grows");
+	CHECK_INT(truncate(p, 8000), 0);
+	path_of(p, sizeof(p), "shrinks");
+	CHECK_INT(truncate(p, 10), 0);
+	/* Same size, new inode: a rename over the listed file. */
+	write_file("replaced.new", 4000, 5);
+	path_of(p, sizeof(p), "replaced.new");
+	path_of(q, sizeof(q), "replaced");
+	CHECK_INT(rename(p, q), 0);
+	path_of(p, sizeof(p), "becomes-fifo");
+	CHECK_INT(unlink(p), 0);
+	CHECK_INT(mkfifo(p, 0644), 0);
+	path_of(p, sizeof(p), "becomes-dir");
+	CHECK_INT(unlink(p), 0);
+	CHECK_INT(mkdir(p, 0755), 0);
+	/* Same size and inode, another mtime: rewritten in place. */
+	path_of(p, sizeof(p), "touched");
+	CHECK_INT(utimensat(AT_FDCWD, p, ts, 0), 0);
+
+	CHECK_INT(td_scan_digest(tree, src, NULL, &opts, &stats, &err), 0);
+	check_all(tree);
+
+	/* The reasons are stored and come back. */
+	snprintf(dbpath, sizeof(dbpath), "%s.db", root);
+	CHECK_INT(td_meta_set(&tree->meta.label, "v1"), 0);
+	CHECK_INT(td_db_writer_open(&w, dbpath, TD_DB_CREATE, &err), 0);
+	CHECK_INT(td_db_writer_add(w, tree, 0, &err), 0);
+	CHECK_INT(td_db_writer_commit(w, &err), 0);
+	td_db_writer_free(w);
+	CHECK_INT(td_db_open(&db, dbpath, &err), 0);
+	CHECK_INT(td_db_check(db, &err), 0);
+	CHECK_INT(td_db_load(db, "v1", &back, &err), 0);
+	if (back)
+		check_all(back);
+
+	td_tree_free(back);
+	td_db_free(db);
+	td_tree_free(tree);
+	td_source_free(src);
+	unlink(dbpath);
+	snprintf(p, sizeof(p), "%s.db.lock", root);
+	unlink(p);
+	/* Leave an empty directory for the next round. */
+	{
+		static const char *const names[] = { "kept", "grows", "shrinks", "replaced", "becomes-fifo",
+						     "touched" };
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			path_of(p, sizeof(p), names[i]);
+			unlink(p);
+		}
+		path_of(p, sizeof(p), "becomes-dir");
+		rmdir(p);
+	}
+}
+
+/* Symlinks are recorded, never followed; those that resolve outside the
+ * tree carry a note. */
+static void test_links_outside(void)
+{
+	static const struct { const char *name, *target; int outside; } links[] = {
+		{ "abs", "/etc/passwd", 1 },
+		{ "up", "../../", 1 },
+		{ "up-one", "../x", 1 },
+		{ "loop-a", "loop-b", 0 },
+		{ "loop-b", "loop-a", 0 },
+		{ "sub/back", "../loop-a", 0 },
+		{ "sub/out", "../../x", 1 },
+		{ "sub/dot", "./././../sub/../..", 1 },
+	};
+	td_source_t *src = NULL;
+	td_tree_t *tree = NULL;
+	td_error_t err = { 0 };
+	char p[PATH_MAX];
+
+	path_of(p, sizeof(p), "sub");
+	CHECK_INT(mkdir(p, 0755), 0);
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		path_of(p, sizeof(p), links[i].name);
+		CHECK_INT(symlink(links[i].target, p), 0);
+	}
+	CHECK_INT(td_source_open(&src, root, NULL, &err), 0);
+	CHECK_INT(td_scan_list(&tree, src, NULL, NULL, &err), 0);
+	for (size_t i = 0; tree && i < sizeof(links) / sizeof(links[0]); i++) {
+		const td_file_t *f = find(tree, links[i].name);
+
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		CHECK_INT(f->type, TD_ENTRY_SYMLINK);
+		CHECK_STR(f->link_target, links[i].target);
+		if (links[i].outside)
+			CHECK_STR(f->skip_detail ? f->skip_detail : "(none)", "points outside the tree");
+		else
+			CHECK(f->skip_detail == NULL);
+		path_of(p, sizeof(p), links[i].name);
+		unlink(p);
+	}
+	td_tree_free(tree);
+	td_source_free(src);
+	path_of(p, sizeof(p), "sub");
+	rmdir(p);
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(root, sizeof(root), "%s/td-scan-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(root))
+		return 2;
+	test_changed_between_list_and_read(1);
+	test_changed_between_list_and_read(4);
+	test_links_outside();
+	rmdir(root);
+	return check_finish();
+}
