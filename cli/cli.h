@@ -41,6 +41,10 @@ void cli_parser_release(cli_parser_t *p);
  * printing --help to stdout, CLI_PARSE_ERROR after a message on stderr. */
 enum { CLI_PARSE_DONE = -1, CLI_PARSE_HELP = -2, CLI_PARSE_ERROR = -3 };
 int cli_parser_next(cli_parser_t *p);
+/* After the option loop, given its last cli_parser_next() result: 1 when
+ * the command must stop now, with *rc set (CLI_EXIT_SAME after --help,
+ * CLI_EXIT_ERROR after a bad option); 0 when the operands are next. */
+int cli_parser_stop(int opt, int *rc);
 
 /* Look up an option's index by long name (for switch statements). */
 int cli_opt_index(const cli_opt_t *opts, const char *name);

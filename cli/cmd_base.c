@@ -121,11 +121,7 @@ int cmd_base(int argc, char **argv)
 			bo.len_diff = 0;
 		}
 	}
-	if (opt == CLI_PARSE_HELP) {
-		rc = CLI_EXIT_SAME;
-		goto out;
-	}
-	if (opt == CLI_PARSE_ERROR)
+	if (cli_parser_stop(opt, &rc))
 		goto out;
 	if (p.argc != 2) {
 		cli_error("base takes a database and a target tree");

@@ -44,11 +44,7 @@ int cmd_check(int argc, char **argv)
 	while ((opt = cli_parser_next(&p)) >= 0)
 		if (!strcmp(check_opts[opt].name, "quiet"))
 			quiet = 1;
-	if (opt == CLI_PARSE_HELP) {
-		rc = CLI_EXIT_SAME;
-		goto out;
-	}
-	if (opt == CLI_PARSE_ERROR)
+	if (cli_parser_stop(opt, &rc))
 		goto out;
 	if (p.argc != 1) {
 		cli_error("check takes one database");

@@ -262,11 +262,7 @@ int cmd_compare(int argc, char **argv)
 			color = a;
 		}
 	}
-	if (opt == CLI_PARSE_HELP) {
-		rc = CLI_EXIT_SAME;
-		goto out;
-	}
-	if (opt == CLI_PARSE_ERROR)
+	if (cli_parser_stop(opt, &rc))
 		goto out;
 	if (p.argc != 2) {
 		cli_error("compare takes two trees, UPSTREAM and TARGET");

@@ -23,10 +23,8 @@ int cmd_distance(int argc, char **argv)
 			    argc, argv))
 		return cli_error("out of memory");
 	while ((c = cli_parser_next(&p)) != CLI_PARSE_DONE) {
-		if (c == CLI_PARSE_HELP || c == CLI_PARSE_ERROR) {
-			ret = c == CLI_PARSE_HELP ? CLI_EXIT_SAME : CLI_EXIT_ERROR;
+		if (cli_parser_stop(c, &ret))
 			goto out;
-		}
 		if (c == cli_opt_index(distance_opts, "no-length"))
 			len_diff = 0;
 	}

@@ -96,11 +96,7 @@ int cmd_scan(int argc, char **argv)
 		else if (!strcmp(name, "reuse"))
 			reuse_path = p.arg;
 	}
-	if (opt == CLI_PARSE_HELP) {
-		rc = CLI_EXIT_SAME;
-		goto out;
-	}
-	if (opt == CLI_PARSE_ERROR)
+	if (cli_parser_stop(opt, &rc))
 		goto out;
 	if (p.argc != 1) {
 		cli_error(p.argc ? "scan takes one tree" : "scan needs a tree to read");

@@ -112,11 +112,7 @@ int cmd_trend(int argc, char **argv)
 		else if (!strcmp(name, "title"))
 			title = p.arg;
 	}
-	if (opt == CLI_PARSE_HELP) {
-		rc = CLI_EXIT_SAME;
-		goto out;
-	}
-	if (opt == CLI_PARSE_ERROR)
+	if (cli_parser_stop(opt, &rc))
 		goto out;
 	if (p.argc < 2) {
 		cli_error("trend takes UPSTREAM and at least one TARGET");

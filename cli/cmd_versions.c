@@ -85,11 +85,7 @@ int cmd_versions(int argc, char **argv)
 			json = !strcmp(p.arg, "json");
 		}
 	}
-	if (opt == CLI_PARSE_HELP) {
-		rc = CLI_EXIT_SAME;
-		goto out;
-	}
-	if (opt == CLI_PARSE_ERROR)
+	if (cli_parser_stop(opt, &rc))
 		goto out;
 	if (p.argc != 1) {
 		cli_error("versions takes one database");

@@ -212,3 +212,14 @@ int cli_parse_double(const char *s, double *out)
 	*out = v;
 	return 0;
 }
+
+int cli_parser_stop(int opt, int *rc)
+{
+	if (opt == CLI_PARSE_HELP)
+		*rc = CLI_EXIT_SAME;
+	else if (opt == CLI_PARSE_ERROR)
+		*rc = CLI_EXIT_ERROR;
+	else
+		return 0;
+	return 1;
+}
