@@ -13,6 +13,7 @@
 
 #include "internal.h"
 #include "treedrift/scan.h"
+#include "scan_impl.h"
 
 /* Memory the archive reader may hold in queued file contents. */
 #define QUEUE_LIMIT_BYTES (64u << 20)
@@ -106,6 +107,8 @@ typedef struct pool {
 	pthread_cond_t done_cond;
 	unsigned running;
 	td_error_t err;
+	td_file_done_fn done;
+	void *done_ctx;
 } pool_t;
 
 static int sink_digest(void *ctx, const void *data, size_t len)
@@ -178,6 +181,8 @@ static void file_done(pool_t *p, const td_file_t *f)
 {
 	atomic_fetch_add(&p->progress.files_done, 1);
 	atomic_fetch_add(&p->progress.bytes_done, f->size_bytes);
+	if (p->done)
+		p->done(p->done_ctx, (size_t)(f - p->tree->files));
 }
 
 /* Read f into the lane. 1: it is there; 0: it was skipped meanwhile. */
@@ -356,6 +361,13 @@ static void pool_wait(pool_t *p)
 int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 		   const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err)
 {
+	return td_scan_digest_notify(tree, src, need, opts, stats, err, NULL, NULL);
+}
+
+int td_scan_digest_notify(td_tree_t *tree, td_source_t *src, const uint8_t *need,
+			  const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err,
+			  td_file_done_fn done, void *done_ctx)
+{
 	pool_t p;
 	pthread_t *threads = NULL;
 	unsigned nthreads, started = 0;
@@ -369,6 +381,8 @@ int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 				return td_error_set(err, TD_EINVAL,
 						    "'%s' cannot be read again: archives are read once",
 						    td_source_root(src));
+		for (size_t i = 0; done && i < tree->count; i++)
+			done(done_ctx, i);
 		return TD_OK;
 	}
 	memset(&p, 0, sizeof(p));
@@ -376,12 +390,17 @@ int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 	p.src = src;
 	p.need = need;
 	p.opts = opts;
+	p.done = done;
+	p.done_ctx = done_ctx;
 	p.todo = td_malloc_array(tree->count, sizeof(size_t));
 	if (!p.todo)
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	for (size_t i = 0; i < tree->count; i++) {
-		if (already_done(&tree->files[i], need ? need[i] : TD_NEED_FULL))
+		if (already_done(&tree->files[i], need ? need[i] : TD_NEED_FULL)) {
+			if (done)
+				done(done_ctx, i);
 			continue;
+		}
 		p.todo[p.ntodo++] = i;
 		p.progress.bytes_total += tree->files[i].size_bytes;
 	}
