@@ -81,7 +81,7 @@ void td_digester_start(td_digester_t *dg, int want_tlsh)
 /* The first bytes are kept for a raw sketch. */
 static void keep_head(td_digester_t *dg, const void *data, size_t len)
 {
-	if (dg->head_len < sizeof(dg->head)) {
+	if (len && dg->head_len < sizeof(dg->head)) {
 		size_t n = sizeof(dg->head) - dg->head_len;
 		if (n > len)
 			n = len;
@@ -105,8 +105,14 @@ int td_digester_update(td_digester_t *dg, const void *data, size_t len)
 int td_digester_update2(td_digester_t *a, const void *data_a, size_t len_a, td_digester_t *b,
 			const void *data_b, size_t len_b)
 {
+	static const uint8_t none[1];
 	int rc;
 
+	/* An empty file's bytes may be NULL. */
+	if (!data_a)
+		data_a = none;
+	if (!data_b)
+		data_b = none;
 	if (!a->want_tlsh || !b->want_tlsh || a == b) {
 		if ((rc = td_digester_update(a, data_a, len_a)))
 			return rc;

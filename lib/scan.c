@@ -260,6 +260,12 @@ static int pool_next(pool_t *p, td_digester_t *dg, lane_t *l)
 	return 0;
 }
 
+/* The lane's unread bytes; NULL for a lane that never held any. */
+static const uint8_t *lane_rest(const lane_t *l)
+{
+	return l->data ? l->data + l->off : NULL;
+}
+
 /* Two lanes: while both hold a file, TLSH runs on them in lockstep; the
  * one that ends first is refilled. Each file's digest is its own, so the
  * result does not depend on which files shared a lane. */
@@ -275,8 +281,7 @@ static int pool_run(pool_t *p, td_digester_t *dg, lane_t lanes[2])
 			lane_t *a = &lanes[0], *b = &lanes[1];
 			size_t n = a->len - a->off < b->len - b->off ? a->len - a->off : b->len - b->off;
 
-			if ((rc = td_digester_update2(a->dg, a->data + a->off, n, b->dg,
-						      b->data + b->off, n)))
+			if ((rc = td_digester_update2(a->dg, lane_rest(a), n, b->dg, lane_rest(b), n)))
 				return rc;
 			a->off += n;
 			b->off += n;
@@ -285,7 +290,8 @@ static int pool_run(pool_t *p, td_digester_t *dg, lane_t lanes[2])
 
 			if (!a)
 				return TD_OK;
-			if ((rc = td_digester_update(a->dg, a->data + a->off, a->len - a->off)))
+			if (a->len > a->off &&
+			    (rc = td_digester_update(a->dg, lane_rest(a), a->len - a->off)))
 				return rc;
 			a->off = a->len;
 		}
