@@ -1703,22 +1703,61 @@ int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_e
 
 /* The writer thread's view of a scan: entry i may be written once ready[i]
  * is set; finished is set when the workers are done. */
+/* Entries the writer lets pile up before it is woken. */
+#define WRITER_BATCH 256
+
 typedef struct scan_writer {
 	td_db_writer_t *w;
 	const td_tree_t *tree;
 	sqlite3_int64 vid;
 	_Atomic unsigned char *ready;
 	atomic_int finished;
+	_Atomic size_t waiting;    /* the entry the writer sleeps on; SIZE_MAX: none */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
 	size_t written;
 	int rc;
 	td_error_t err;
 } scan_writer_t;
 
+static void scan_writer_wake(scan_writer_t *sw)
+{
+	pthread_mutex_lock(&sw->lock);
+	pthread_cond_signal(&sw->wake);
+	pthread_mutex_unlock(&sw->lock);
+}
+
+/* A worker finished entry index. Either the writer sees ready[index] after
+ * announcing that it waits for it, or the worker sees the announcement
+ * (both are sequentially consistent), so a wake-up is never lost. */
 static void scan_writer_ready(void *ctx, size_t index)
 {
 	scan_writer_t *sw = ctx;
 
-	atomic_store_explicit(&sw->ready[index], 1, memory_order_release);
+	atomic_store(&sw->ready[index], 1);
+	if (atomic_load(&sw->waiting) == index)
+		scan_writer_wake(sw);
+}
+
+/* Sleep until entry i is ready or the scan is over. */
+static void scan_writer_wait(scan_writer_t *sw, size_t i)
+{
+	atomic_store(&sw->waiting, i);
+	if (!atomic_load(&sw->ready[i]) && !atomic_load(&sw->finished)) {
+		struct timespec ts;
+
+		pthread_mutex_lock(&sw->lock);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50000000L; /* a safety net only */
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (!atomic_load(&sw->ready[i]) && !atomic_load(&sw->finished))
+			pthread_cond_timedwait(&sw->wake, &sw->lock, &ts);
+		pthread_mutex_unlock(&sw->lock);
+	}
+	atomic_store(&sw->waiting, SIZE_MAX);
 }
 
 /* Entries go in in path order, each as soon as its file is done; the
@@ -1726,7 +1765,6 @@ static void scan_writer_ready(void *ctx, size_t index)
 static void *scan_writer_run(void *arg)
 {
 	scan_writer_t *sw = arg;
-	const struct timespec pause = { 0, 200000 };
 
 	while (sw->written < sw->tree->count) {
 		if (atomic_load_explicit(&sw->ready[sw->written], memory_order_acquire)) {
@@ -1740,7 +1778,11 @@ static void *scan_writer_run(void *arg)
 				break; /* the scan stopped short; it reports why */
 			continue;
 		}
-		nanosleep(&pause, NULL);
+		/* Sleep on an entry a batch ahead, not on each: files finish
+		 * roughly in order, and one wake-up per file would cost more
+		 * than the writing. */
+		scan_writer_wait(sw, sw->tree->count - sw->written > WRITER_BATCH
+					     ? sw->written + WRITER_BATCH : sw->tree->count - 1);
 	}
 	return NULL;
 }
@@ -1795,10 +1837,14 @@ int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, 
 			rc = add_end(w, replaced, rc, err);
 		goto out;
 	}
+	atomic_store(&sw.waiting, SIZE_MAX);
+	pthread_mutex_init(&sw.lock, NULL);
+	pthread_cond_init(&sw.wake, NULL);
 	if (pthread_create(&thread, NULL, scan_writer_run, &sw) == 0)
 		started = 1;
 	rc = td_scan_digest_notify(tree, src, NULL, opts, stats, err, scan_writer_ready, &sw);
 	atomic_store(&sw.finished, 1);
+	scan_writer_wake(&sw);
 	if (started)
 		pthread_join(thread, NULL);
 	else if (!rc)
@@ -1813,6 +1859,8 @@ int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, 
 	if (!rc)
 		rc = update_version_totals(w, tree, sw.vid, err);
 	rc = add_end(w, replaced, rc, err);
+	pthread_cond_destroy(&sw.wake);
+	pthread_mutex_destroy(&sw.lock);
 out:
 	free((void *)sw.ready);
 	if (rc) {
