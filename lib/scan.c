@@ -23,6 +23,8 @@
 /* Files up to this size that need TLSH are read whole into one of a
  * worker's two lanes; larger ones are streamed. */
 #define LANE_LIMIT_BYTES (4u << 20)
+/* Two lanes run in lockstep for at least this many bytes at a time. */
+#define LOCKSTEP_MIN_BYTES 1024
 
 static unsigned worker_count(const td_scan_opts_t *opts)
 {
@@ -279,12 +281,23 @@ static int pool_run(pool_t *p, td_digester_t *dg, lane_t lanes[2])
 				return rc;
 		if (lanes[0].f && lanes[1].f) {
 			lane_t *a = &lanes[0], *b = &lanes[1];
-			size_t n = a->len - a->off < b->len - b->off ? a->len - a->off : b->len - b->off;
+			size_t ra = a->len - a->off, rb = b->len - b->off;
+			size_t n = ra < rb ? ra : rb;
 
-			if ((rc = td_digester_update2(a->dg, lane_rest(a), n, b->dg, lane_rest(b), n)))
-				return rc;
-			a->off += n;
-			b->off += n;
+			if (n < LOCKSTEP_MIN_BYTES) {
+				/* Too short to pay for the lockstep: finish it alone,
+				 * so that the other is not cut into small pieces. */
+				lane_t *s = ra < rb ? a : b;
+				if (n && (rc = td_digester_update(s->dg, lane_rest(s), n)))
+					return rc;
+				s->off = s->len;
+			} else {
+				if ((rc = td_digester_update2(a->dg, lane_rest(a), n, b->dg,
+							      lane_rest(b), n)))
+					return rc;
+				a->off += n;
+				b->off += n;
+			}
 		} else {
 			lane_t *a = lanes[0].f ? &lanes[0] : lanes[1].f ? &lanes[1] : NULL;
 
