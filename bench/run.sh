@@ -11,6 +11,9 @@
 #   BENCH_TREE             tree to scan (default trees/linux-6.1.192-3)
 #   BENCH_COMPARE_TREE     tree compared against the scan DB
 #                          (default trees/linux-6.12.118-1~deb12u1)
+#   BENCH_TLSH             0 skips the tlsh -r reference row (the slowest)
+#   BENCH_WORK             scratch DBs (default work/ in the cache)
+#   BENCH_RESULTS          reports (default results/ in the cache)
 #
 # Prints a Markdown report and saves it as results/latest.md in the cache.
 set -euo pipefail
@@ -23,8 +26,9 @@ RUNS=${BENCH_RUNS:-3}
 WARMUP=${BENCH_WARMUP:-1}
 TREE=${BENCH_TREE:-$CACHE/trees/linux-6.1.192-3}
 OTHER=${BENCH_COMPARE_TREE:-$CACHE/trees/linux-6.12.118-1~deb12u1}
-WORK=$CACHE/work
-RESULTS=$CACHE/results
+WANT_TLSH=${BENCH_TLSH:-1}
+WORK=${BENCH_WORK:-$CACHE/work}
+RESULTS=${BENCH_RESULTS:-$CACHE/results}
 RAW=$RESULTS/raw
 GNU_TIME=/usr/bin/time
 
@@ -32,7 +36,7 @@ log() { printf 'bench %(%T)T: %s\n' -1 "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 # Result rows, filled in by bench().
-ROW_NAME=() ROW_CMD=() ROW_MEAN=() ROW_SD=() ROW_RSS=()
+ROW_ID=() ROW_NAME=() ROW_CMD=() ROW_MEAN=() ROW_SD=() ROW_CPU=() ROW_RSS=()
 NOTES=()
 FAILED=0
 
@@ -68,7 +72,8 @@ peak_rss_kb() {
     rm -f -- "$out"
 }
 
-# time_hyperfine ID PREPARE CMD IGNORE_FAIL: print "MEAN STDDEV" in seconds.
+# time_hyperfine ID PREPARE CMD IGNORE_FAIL: print "MEAN STDDEV CPU" in
+# seconds, CPU being the mean user + system time.
 time_hyperfine() {
     local id=$1 prepare=$2 cmd=$3 ignore=$4
     local args=(--shell=bash --warmup "$WARMUP" --runs "$RUNS"
@@ -77,11 +82,11 @@ time_hyperfine() {
     [[ -z $prepare ]] || args+=(--prepare "$prepare")
     hyperfine "${args[@]}" -n "$id" "$cmd" >&2 || return 1
     # CSV columns: command,mean,stddev,median,user,system,min,max
-    awk -F, 'NR == 2 { printf "%s %s\n", $2, ($3 == "" ? "0" : $3) }' "$RAW/$id.csv"
+    awk -F, 'NR == 2 { printf "%s %s %f\n", $2, ($3 == "" ? "0" : $3), $5 + $6 }' "$RAW/$id.csv"
 }
 
 # time_fallback ID PREPARE CMD IGNORE_FAIL: like time_hyperfine, using GNU
-# time for every run; prints "MEAN STDDEV PEAK_RSS_KB".
+# time for every run; prints "MEAN STDDEV CPU PEAK_RSS_KB".
 time_fallback() {
     local id=$1 prepare=$2 cmd=$3 ignore=$4 i rc
     local log_file=$RAW/$id.time
@@ -89,46 +94,46 @@ time_fallback() {
     for ((i = 0; i < WARMUP + RUNS; i++)); do
         [[ -z $prepare ]] || bash -c "$prepare"
         rc=0
-        "$GNU_TIME" -f '%e %M' -o "$RAW/$id.last" bash -c "$cmd" \
+        "$GNU_TIME" -f '%e %M %U %S' -o "$RAW/$id.last" bash -c "$cmd" \
             >/dev/null 2>>"$RAW/stderr.log" || rc=$?
         [[ $rc -eq 0 || $ignore -eq 1 ]] || return 1
         ((i < WARMUP)) || tail -n 1 "$RAW/$id.last" >>"$log_file"
     done
     rm -f -- "$RAW/$id.last"
-    awk '{ n++; s += $1; ss += $1 * $1; if ($2 > m) m = $2 }
+    awk '{ n++; s += $1; ss += $1 * $1; c += $3 + $4; if ($2 > m) m = $2 }
          END {
              mean = s / n
              var = n > 1 ? (ss - n * mean * mean) / (n - 1) : 0
-             printf "%f %f %d\n", mean, (var > 0 ? sqrt(var) : 0), m
+             printf "%f %f %f %d\n", mean, (var > 0 ? sqrt(var) : 0), c / n, m
          }' "$log_file"
 }
 
 # bench ID LABEL IGNORE_FAIL PREPARE CMD: time CMD and add a result row.
 bench() {
     local id=$1 label=$2 ignore=$3 prepare=$4 cmd=$5
-    local mean sd rss stats
+    local mean sd cpu rss stats
 
     log "timing $label: $cmd"
     if [[ $HAVE_HYPERFINE -eq 1 ]]; then
         if stats=$(time_hyperfine "$id" "$prepare" "$cmd" "$ignore") \
             && rss=$(peak_rss_kb "$prepare" "$cmd" "$ignore"); then
-            read -r mean sd <<<"$stats"
+            read -r mean sd cpu <<<"$stats"
         else
-            mean=failed sd=- rss=-
+            mean=failed sd=- cpu=- rss=-
         fi
     else
         if stats=$(time_fallback "$id" "$prepare" "$cmd" "$ignore"); then
-            read -r mean sd rss <<<"$stats"
+            read -r mean sd cpu rss <<<"$stats"
         else
-            mean=failed sd=- rss=-
+            mean=failed sd=- cpu=- rss=-
         fi
     fi
     if [[ $mean == failed ]]; then
         log "$label failed (see $RAW/stderr.log)"
         FAILED=1
     fi
-    ROW_NAME+=("$label") ROW_CMD+=("$cmd") ROW_MEAN+=("$mean") ROW_SD+=("$sd")
-    ROW_RSS+=("$rss")
+    ROW_ID+=("$id") ROW_NAME+=("$label") ROW_CMD+=("$cmd") ROW_MEAN+=("$mean") ROW_SD+=("$sd")
+    ROW_CPU+=("$cpu") ROW_RSS+=("$rss")
 }
 
 skip() {
@@ -136,8 +141,48 @@ skip() {
     NOTES+=("Skipped $1: $2.")
 }
 
+# row_field ID ARRAY: the value of ARRAY for the row with that id, or "".
+row_field() {
+    local id=$1 i
+    local -n arr=$2
+    for i in "${!ROW_ID[@]}"; do
+        [[ ${ROW_ID[i]} == "$id" ]] && { echo "${arr[i]}"; return 0; }
+    done
+    echo ""
+}
+
+# check LABEL ID LIMIT_S [MAX_RATIO [MAX_RSS_MB]]: one line of the target list.
+check() {
+    local label=$1 id=$2 limit=$3 max_ratio=${4:-} max_rss=${5:-}
+    local mean floor rss verdict
+    mean=$(row_field "$id" ROW_MEAN)
+    floor=${ROW_MEAN[0]}
+    rss=$(row_field "$id" ROW_RSS)
+    if [[ -z $mean || $mean == failed ]]; then
+        echo "- $label: not measured"
+        return 0
+    fi
+    verdict=$(awk -v m="$mean" -v l="$limit" -v f="$floor" -v r="$max_ratio" -v k="$rss" -v x="$max_rss" '
+        BEGIN {
+            ok = m <= l
+            if (r != "" && f != "failed" && f > 0) ok = ok && m / f <= r
+            if (x != "" && k ~ /^[0-9]+$/) ok = ok && k / 1024 < x
+            print (ok ? "met" : "not met")
+        }')
+    echo "- $label: **$verdict** ($(printf '%.2f' "$mean") s)"
+}
+
+targets() {
+    echo "Targets (wall time, this run):"
+    echo
+    check "scan with all threads ≤ 4 s and ≤ 2× cat" scan 4 2
+    check "scan --jobs 1 ≤ 5 s" scan1 5
+    check "compare 6.12 vs the 6.1 DB ≤ 6 s, peak RSS < 500 MB" compare 6 "" 500
+    check "scan --reuse of the unchanged tree ≤ 1 s" rescan 1
+}
+
 report() {
-    local floor=${ROW_MEAN[0]} i ratio mean sd rss
+    local floor=${ROW_MEAN[0]} i ratio mean sd cpu rss
     local files bytes other_files other_bytes
     read -r files bytes < <(tree_stats "$TREE")
     read -r other_files other_bytes < <(tree_stats "$OTHER")
@@ -152,18 +197,21 @@ report() {
     echo "- tree: \`$TREE\` ($files files, $bytes bytes)"
     echo "- compare tree: \`$OTHER\` ($other_files files, $other_bytes bytes)"
     echo
-    echo "| command | mean [s] | stddev [s] | × cat | peak RSS [MB] |"
-    echo "| --- | ---: | ---: | ---: | ---: |"
+    echo "| command | mean [s] | stddev [s] | × cat | user+sys [s] | peak RSS [MB] |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: |"
     for i in "${!ROW_NAME[@]}"; do
-        mean=${ROW_MEAN[i]} sd=${ROW_SD[i]} rss=${ROW_RSS[i]} ratio=-
+        mean=${ROW_MEAN[i]} sd=${ROW_SD[i]} cpu=${ROW_CPU[i]} rss=${ROW_RSS[i]} ratio=-
         if [[ $mean != failed ]]; then
             [[ $floor == failed ]] || ratio=$(awk -v m="$mean" -v f="$floor" 'BEGIN { printf "%.2f", m / f }')
             mean=$(printf '%.3f' "$mean")
             sd=$(printf '%.3f' "$sd")
+            cpu=$(printf '%.2f' "$cpu")
         fi
         [[ $rss == n/a || $rss == - ]] || rss=$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')
-        echo "| ${ROW_NAME[i]} | $mean | $sd | $ratio | $rss |"
+        echo "| ${ROW_NAME[i]} | $mean | $sd | $ratio | $cpu | $rss |"
     done
+    echo
+    targets
     echo
     echo "Commands:"
     echo
@@ -210,7 +258,9 @@ main() {
         "find $tree -type f -print0 | xargs -0 cat"
     bench sha256 "openssl dgst -sha256" 0 "" \
         "find $tree -type f -print0 | xargs -0 openssl dgst -sha256"
-    if command -v tlsh >/dev/null; then
+    if [[ $WANT_TLSH == 0 ]]; then
+        skip "tlsh -r" "BENCH_TLSH=0"
+    elif command -v tlsh >/dev/null; then
         # tlsh 3.4.4 (Debian tlsh-tools) segfaults in -r mode once a walk
         # passes about 39,700 files, so it gets one walk per top-level
         # directory, and one -f call per top-level file.

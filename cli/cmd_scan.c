@@ -126,7 +126,8 @@ int cmd_scan(int argc, char **argv)
 	lo.scan.progress = cli_progress_cb;
 	lo.scan.progress_ctx = &prog;
 	lo.scan.reuse = reuse;
-	if (td_scan(&tree, src, &lo.scan, &stats, &err)) {
+	/* Entries are written while later files are still being digested. */
+	if (td_db_writer_add_scan(w, &tree, src, label, replace, &lo.scan, &stats, &err)) {
 		cli_progress_done(&prog);
 		goto lib_error;
 	}
@@ -134,11 +135,7 @@ int cmd_scan(int argc, char **argv)
 	if (td_source_incomplete(src))
 		cli_warn("'%s' is incomplete: %s", p.argv[0], td_source_incomplete_reason(src));
 	cli_warn_skipped(tree, NULL, quiet);
-	if (td_meta_set(&tree->meta.label, label)) {
-		cli_error("out of memory");
-		goto out;
-	}
-	if (td_db_writer_add(w, tree, replace, &err) || td_db_writer_commit(w, &err))
+	if (td_db_writer_commit(w, &err))
 		goto lib_error;
 	if (!quiet)
 		fprintf(stderr, "treedrift: scanned %zu entries into '%s' as '%s' (%llu files read, %llu reused)\n",

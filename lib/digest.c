@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "treedrift/digest.h"
+#include "tlsh_impl.h"
 
 struct td_digester {
 	EVP_MD *md;
@@ -77,6 +78,18 @@ void td_digester_start(td_digester_t *dg, int want_tlsh)
 	dg->head_len = 0;
 }
 
+/* The first bytes are kept for a raw sketch. */
+static void keep_head(td_digester_t *dg, const void *data, size_t len)
+{
+	if (len && dg->head_len < sizeof(dg->head)) {
+		size_t n = sizeof(dg->head) - dg->head_len;
+		if (n > len)
+			n = len;
+		memcpy(dg->head + dg->head_len, data, n);
+		dg->head_len += n;
+	}
+}
+
 int td_digester_update(td_digester_t *dg, const void *data, size_t len)
 {
 	/* An empty block may come with data NULL (libarchive does that for an
@@ -87,15 +100,35 @@ int td_digester_update(td_digester_t *dg, const void *data, size_t len)
 		return TD_EIO;
 	if (dg->want_tlsh) {
 		td_tlsh_update(&dg->tlsh, data, len);
-		if (dg->head_len < sizeof(dg->head)) {
-			size_t n = sizeof(dg->head) - dg->head_len;
-			if (n > len)
-				n = len;
-			memcpy(dg->head + dg->head_len, data, n);
-			dg->head_len += n;
-		}
+		keep_head(dg, data, len);
 	}
 	dg->size_bytes += len;
+	return TD_OK;
+}
+
+int td_digester_update2(td_digester_t *a, const void *data_a, size_t len_a, td_digester_t *b,
+			const void *data_b, size_t len_b)
+{
+	static const uint8_t none[1];
+	int rc;
+
+	/* An empty file's bytes may be NULL. */
+	if (!data_a)
+		data_a = none;
+	if (!data_b)
+		data_b = none;
+	if (!a->want_tlsh || !b->want_tlsh || a == b) {
+		if ((rc = td_digester_update(a, data_a, len_a)))
+			return rc;
+		return td_digester_update(b, data_b, len_b);
+	}
+	if (!EVP_DigestUpdate(a->sha, data_a, len_a) || !EVP_DigestUpdate(b->sha, data_b, len_b))
+		return TD_EIO;
+	td_tlsh_update2(&a->tlsh, data_a, len_a, &b->tlsh, data_b, len_b);
+	keep_head(a, data_a, len_a);
+	keep_head(b, data_b, len_b);
+	a->size_bytes += len_a;
+	b->size_bytes += len_b;
 	return TD_OK;
 }
 

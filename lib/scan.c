@@ -13,12 +13,18 @@
 
 #include "internal.h"
 #include "treedrift/scan.h"
+#include "scan_impl.h"
 
 /* Memory the archive reader may hold in queued file contents. */
 #define QUEUE_LIMIT_BYTES (64u << 20)
 /* A file larger than this is digested by the archive reader itself. */
 #define INLINE_LIMIT_BYTES (16u << 20)
 #define PROGRESS_INTERVAL_NS 200000000L
+/* Files up to this size that need TLSH are read whole into one of a
+ * worker's two lanes; larger ones are streamed. */
+#define LANE_LIMIT_BYTES (4u << 20)
+/* Two lanes run in lockstep for at least this many bytes at a time. */
+#define LOCKSTEP_MIN_BYTES 1024
 
 static unsigned worker_count(const td_scan_opts_t *opts)
 {
@@ -103,6 +109,8 @@ typedef struct pool {
 	pthread_cond_t done_cond;
 	unsigned running;
 	td_error_t err;
+	td_file_done_fn done;
+	void *done_ctx;
 } pool_t;
 
 static int sink_digest(void *ctx, const void *data, size_t len)
@@ -148,29 +156,190 @@ static int digest_one(pool_t *p, td_digester_t *dg, td_file_t *f, td_need_t want
 	return TD_OK;
 }
 
+/* A file held in memory to be digested in lockstep with another. */
+typedef struct lane {
+	td_digester_t *dg;
+	td_file_t *f;
+	uint8_t *data;
+	size_t len, off, cap;
+} lane_t;
+
+static int sink_lane(void *ctx, const void *data, size_t len)
+{
+	lane_t *l = ctx;
+	void *p = l->data;
+
+	if (l->len + len > LANE_LIMIT_BYTES)
+		return TD_EINVAL;
+	if (td_grow(&p, &l->cap, l->len + len, 1))
+		return TD_ENOMEM;
+	l->data = p;
+	memcpy(l->data + l->len, data, len);
+	l->len += len;
+	return TD_OK;
+}
+
+static void file_done(pool_t *p, const td_file_t *f)
+{
+	atomic_fetch_add(&p->progress.files_done, 1);
+	atomic_fetch_add(&p->progress.bytes_done, f->size_bytes);
+	if (p->done)
+		p->done(p->done_ctx, (size_t)(f - p->tree->files));
+}
+
+/* Read f into the lane. 1: it is there; 0: it was skipped meanwhile. */
+static int lane_fill(pool_t *p, lane_t *l, td_file_t *f)
+{
+	const char *reason = NULL;
+	td_error_t e = { 0 };
+	int rc;
+
+	l->f = f;
+	l->len = l->off = 0;
+	rc = td_source_read(p->src, f, sink_lane, l, &reason, &e);
+	atomic_fetch_add(&p->files_read, 1);
+	if (rc && reason) {
+		l->f = NULL;
+		if ((rc = mark_skipped(f, reason, e.msg[0] ? e.msg : NULL))) {
+			td_error_set(&e, rc, "out of memory");
+			pool_fail(p, &e, rc);
+			return rc;
+		}
+		file_done(p, f);
+		return 0;
+	}
+	if (rc) {
+		l->f = NULL;
+		pool_fail(p, &e, rc);
+		return rc;
+	}
+	td_digester_start(l->dg, 1);
+	return 1;
+}
+
+static int lane_finish(pool_t *p, lane_t *l)
+{
+	td_error_t e = { 0 };
+	td_digest_t d;
+	int rc = td_digester_finish(l->dg, &d);
+
+	if (rc) {
+		td_error_set(&e, rc, "unable to digest '%s'", l->f->path);
+		pool_fail(p, &e, rc);
+		return rc;
+	}
+	atomic_fetch_add(&p->bytes_read, d.size_bytes);
+	set_digest(l->f, &d);
+	file_done(p, l->f);
+	l->f = NULL;
+	return TD_OK;
+}
+
+/* The next file for this worker: small ones that need TLSH go to a free
+ * lane, the others are digested on the spot. Returns 1 when a lane was
+ * filled, 0 when the list is done, or an error. */
+static int pool_next(pool_t *p, td_digester_t *dg, lane_t *l)
+{
+	while (!atomic_load(&p->failed) && !canceled(p->opts)) {
+		size_t k = atomic_fetch_add(&p->next, 1);
+		td_need_t want;
+		td_file_t *f;
+		int rc;
+
+		if (k >= p->ntodo)
+			return 0;
+		f = &p->tree->files[p->todo[k]];
+		want = p->need ? p->need[p->todo[k]] : TD_NEED_FULL;
+		if (want == TD_NEED_FULL && f->size_bytes <= LANE_LIMIT_BYTES) {
+			if ((rc = lane_fill(p, l, f)))
+				return rc;
+			continue;
+		}
+		if ((rc = digest_one(p, dg, f, want)))
+			return rc;
+		file_done(p, f);
+	}
+	return 0;
+}
+
+/* The lane's unread bytes; NULL for a lane that never held any. */
+static const uint8_t *lane_rest(const lane_t *l)
+{
+	return l->data ? l->data + l->off : NULL;
+}
+
+/* Two lanes: while both hold a file, TLSH runs on them in lockstep; the
+ * one that ends first is refilled. Each file's digest is its own, so the
+ * result does not depend on which files shared a lane. */
+static int pool_run(pool_t *p, td_digester_t *dg, lane_t lanes[2])
+{
+	int rc;
+
+	for (;;) {
+		for (int i = 0; i < 2; i++)
+			if (!lanes[i].f && (rc = pool_next(p, dg, &lanes[i])) < 0)
+				return rc;
+		if (lanes[0].f && lanes[1].f) {
+			lane_t *a = &lanes[0], *b = &lanes[1];
+			size_t ra = a->len - a->off, rb = b->len - b->off;
+			size_t n = ra < rb ? ra : rb;
+
+			if (n < LOCKSTEP_MIN_BYTES) {
+				/* Too short to pay for the lockstep: finish it alone,
+				 * so that the other is not cut into small pieces. */
+				lane_t *s = ra < rb ? a : b;
+				if (n && (rc = td_digester_update(s->dg, lane_rest(s), n)))
+					return rc;
+				s->off = s->len;
+			} else {
+				if ((rc = td_digester_update2(a->dg, lane_rest(a), n, b->dg,
+							      lane_rest(b), n)))
+					return rc;
+				a->off += n;
+				b->off += n;
+			}
+		} else {
+			lane_t *a = lanes[0].f ? &lanes[0] : lanes[1].f ? &lanes[1] : NULL;
+
+			if (!a)
+				return TD_OK;
+			if (a->len > a->off &&
+			    (rc = td_digester_update(a->dg, lane_rest(a), a->len - a->off)))
+				return rc;
+			a->off = a->len;
+		}
+		for (int i = 0; i < 2; i++)
+			if (lanes[i].f && lanes[i].off == lanes[i].len && (rc = lane_finish(p, &lanes[i])))
+				return rc;
+	}
+}
+
 static void *pool_worker(void *arg)
 {
 	pool_t *p = arg;
 	td_digester_t *dg = NULL;
+	lane_t lanes[2];
+	int rc;
 
-	if (td_digester_new(&dg)) {
+	memset(lanes, 0, sizeof(lanes));
+	if (td_digester_new(&dg) || td_digester_new(&lanes[0].dg) || td_digester_new(&lanes[1].dg)) {
 		td_error_t e;
 		td_error_set(&e, TD_ENOMEM, "out of memory");
 		pool_fail(p, &e, TD_ENOMEM);
 		goto out;
 	}
-	while (!atomic_load(&p->failed) && !canceled(p->opts)) {
-		size_t k = atomic_fetch_add(&p->next, 1);
-		td_file_t *f;
-		if (k >= p->ntodo)
-			break;
-		f = &p->tree->files[p->todo[k]];
-		if (digest_one(p, dg, f, p->need ? p->need[p->todo[k]] : TD_NEED_FULL))
-			break;
-		atomic_fetch_add(&p->progress.files_done, 1);
-		atomic_fetch_add(&p->progress.bytes_done, f->size_bytes);
+	rc = pool_run(p, dg, lanes);
+	if (rc && !atomic_load(&p->failed)) {
+		td_error_t e;
+		td_error_set(&e, rc, "unable to digest '%s'",
+			     lanes[0].f ? lanes[0].f->path : lanes[1].f ? lanes[1].f->path : "?");
+		pool_fail(p, &e, rc);
 	}
 out:
+	for (int i = 0; i < 2; i++) {
+		td_digester_free(lanes[i].dg);
+		free(lanes[i].data);
+	}
 	td_digester_free(dg);
 	pthread_mutex_lock(&p->lock);
 	p->running--;
@@ -211,6 +380,13 @@ static void pool_wait(pool_t *p)
 int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 		   const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err)
 {
+	return td_scan_digest_notify(tree, src, need, opts, stats, err, NULL, NULL);
+}
+
+int td_scan_digest_notify(td_tree_t *tree, td_source_t *src, const uint8_t *need,
+			  const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err,
+			  td_file_done_fn done, void *done_ctx)
+{
 	pool_t p;
 	pthread_t *threads = NULL;
 	unsigned nthreads, started = 0;
@@ -224,6 +400,8 @@ int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 				return td_error_set(err, TD_EINVAL,
 						    "'%s' cannot be read again: archives are read once",
 						    td_source_root(src));
+		for (size_t i = 0; done && i < tree->count; i++)
+			done(done_ctx, i);
 		return TD_OK;
 	}
 	memset(&p, 0, sizeof(p));
@@ -231,12 +409,17 @@ int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 	p.src = src;
 	p.need = need;
 	p.opts = opts;
+	p.done = done;
+	p.done_ctx = done_ctx;
 	p.todo = td_malloc_array(tree->count, sizeof(size_t));
 	if (!p.todo)
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	for (size_t i = 0; i < tree->count; i++) {
-		if (already_done(&tree->files[i], need ? need[i] : TD_NEED_FULL))
+		if (already_done(&tree->files[i], need ? need[i] : TD_NEED_FULL)) {
+			if (done)
+				done(done_ctx, i);
 			continue;
+		}
 		p.todo[p.ntodo++] = i;
 		p.progress.bytes_total += tree->files[i].size_bytes;
 	}

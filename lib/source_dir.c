@@ -667,7 +667,9 @@ static int dir_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, v
 		rc = read_changed(skip_reason, err, entry->path, "changed after it was listed");
 		goto out;
 	}
-	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	/* A file read in one call gains nothing from the hint but a syscall. */
+	if (expected >= TD_READ_BLOCK_BYTES)
+		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	/* One byte over the size, to see a file that grew without an extra read. */
 	buf_len = expected < TD_READ_BLOCK_BYTES ? (size_t)expected + 1 : TD_READ_BLOCK_BYTES;
 	if (!(buf = malloc(buf_len))) {

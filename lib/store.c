@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -20,6 +22,7 @@
 
 #include "treedrift/store.h"
 #include "store_impl.h"
+#include "scan_impl.h"
 #include "internal.h"
 
 /* "SQLite format 3" and its NUL: the first 16 bytes of every database. */
@@ -1638,10 +1641,11 @@ static int put_version(td_db_writer_t *w, const td_tree_t *tree, int replace, sq
 	return TD_OK;
 }
 
-int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err)
+/* Open a version: its checks, the transaction and the version row. */
+static int add_begin(td_db_writer_t *w, const td_tree_t *tree, int replace, sqlite3_int64 *vid,
+		     int *replaced, td_error_t *err)
 {
-	sqlite3_int64 vid = 0;
-	int replaced = 0, rc;
+	int rc;
 
 	if (!w->db)
 		return td_error_set(err, TD_EINVAL, "the writer of '%s' is closed", w->path);
@@ -1650,32 +1654,221 @@ int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_e
 	w->paths_found = w->paths_added = w->contents_found = w->contents_added = 0;
 	if ((rc = exec_sql(w, "BEGIN", "write", err)))
 		return rc;
-	if ((rc = put_version(w, tree, replace, &vid, &replaced, err)))
-		goto out;
-	for (size_t i = 0; i < tree->count; i++) {
-		const td_file_t *f = &tree->files[i];
-		int src = add_entry(w, vid, f);
-		if (src == SQLITE_CONSTRAINT_PRIMARYKEY) {
-			rc = td_error_set(err, TD_EINVAL, "duplicate path '%.*s' in version '%s'",
-					  (int)(f->path_len > 256 ? 256 : f->path_len), f->path, tree->meta.label);
-			goto out;
-		}
-		if (src != SQLITE_OK) {
-			rc = sql_error(err, w->db, src, "write", w->path);
-			goto out;
-		}
-	}
-	if (replaced && (rc = exec_sql(w, gc_sql, "write", err)))
-		goto out;
-	rc = exec_sql(w, "COMMIT", "write", err);
-out:
+	return put_version(w, tree, replace, vid, replaced, err);
+}
+
+static int add_file(td_db_writer_t *w, sqlite3_int64 vid, const td_tree_t *tree, size_t i,
+		    td_error_t *err)
+{
+	const td_file_t *f = &tree->files[i];
+	int src = add_entry(w, vid, f);
+
+	if (src == SQLITE_CONSTRAINT_PRIMARYKEY)
+		return td_error_set(err, TD_EINVAL, "duplicate path '%.*s' in version '%s'",
+				    (int)(f->path_len > 256 ? 256 : f->path_len), f->path, tree->meta.label);
+	if (src != SQLITE_OK)
+		return sql_error(err, w->db, src, "write", w->path);
+	return TD_OK;
+}
+
+/* Commit the version, or roll it back when rc is an error. */
+static int add_end(td_db_writer_t *w, int replaced, int rc, td_error_t *err)
+{
+	if (!rc && replaced)
+		rc = exec_sql(w, gc_sql, "write", err);
+	if (!rc)
+		rc = exec_sql(w, "COMMIT", "write", err);
 	if (rc) {
 		for (int i = 0; i < ST_COUNT; i++)
 			sqlite3_reset(w->st[i]);
-		if (!sqlite3_get_autocommit(w->db))
+		if (w->db && !sqlite3_get_autocommit(w->db))
 			sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
 	}
 	return rc;
+}
+
+int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err)
+{
+	sqlite3_int64 vid = 0;
+	int replaced = 0, rc;
+
+	if ((rc = add_begin(w, tree, replace, &vid, &replaced, err)))
+		return w->db ? add_end(w, replaced, rc, err) : rc;
+	for (size_t i = 0; i < tree->count && !rc; i++)
+		rc = add_file(w, vid, tree, i, err);
+	return add_end(w, replaced, rc, err);
+}
+
+/* ---- writing while scanning ---- */
+
+/* The writer thread's view of a scan: entry i may be written once ready[i]
+ * is set; finished is set when the workers are done. */
+/* Entries the writer lets pile up before it is woken. */
+#define WRITER_BATCH 256
+
+typedef struct scan_writer {
+	td_db_writer_t *w;
+	const td_tree_t *tree;
+	sqlite3_int64 vid;
+	_Atomic unsigned char *ready;
+	atomic_int finished;
+	_Atomic size_t waiting;    /* the entry the writer sleeps on; SIZE_MAX: none */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	size_t written;
+	int rc;
+	td_error_t err;
+} scan_writer_t;
+
+static void scan_writer_wake(scan_writer_t *sw)
+{
+	pthread_mutex_lock(&sw->lock);
+	pthread_cond_signal(&sw->wake);
+	pthread_mutex_unlock(&sw->lock);
+}
+
+/* A worker finished entry index. Either the writer sees ready[index] after
+ * announcing that it waits for it, or the worker sees the announcement
+ * (both are sequentially consistent), so a wake-up is never lost. */
+static void scan_writer_ready(void *ctx, size_t index)
+{
+	scan_writer_t *sw = ctx;
+
+	atomic_store(&sw->ready[index], 1);
+	if (atomic_load(&sw->waiting) == index)
+		scan_writer_wake(sw);
+}
+
+/* Sleep until entry i is ready or the scan is over. */
+static void scan_writer_wait(scan_writer_t *sw, size_t i)
+{
+	atomic_store(&sw->waiting, i);
+	if (!atomic_load(&sw->ready[i]) && !atomic_load(&sw->finished)) {
+		struct timespec ts;
+
+		pthread_mutex_lock(&sw->lock);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50000000L; /* a safety net only */
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (!atomic_load(&sw->ready[i]) && !atomic_load(&sw->finished))
+			pthread_cond_timedwait(&sw->wake, &sw->lock, &ts);
+		pthread_mutex_unlock(&sw->lock);
+	}
+	atomic_store(&sw->waiting, SIZE_MAX);
+}
+
+/* Entries go in in path order, each as soon as its file is done; the
+ * whole version is one transaction. */
+static void *scan_writer_run(void *arg)
+{
+	scan_writer_t *sw = arg;
+
+	while (sw->written < sw->tree->count) {
+		if (atomic_load_explicit(&sw->ready[sw->written], memory_order_acquire)) {
+			if ((sw->rc = add_file(sw->w, sw->vid, sw->tree, sw->written, &sw->err)))
+				break;
+			sw->written++;
+			continue;
+		}
+		if (atomic_load(&sw->finished)) {
+			if (!atomic_load_explicit(&sw->ready[sw->written], memory_order_acquire))
+				break; /* the scan stopped short; it reports why */
+			continue;
+		}
+		/* Sleep on an entry a batch ahead, not on each: files finish
+		 * roughly in order, and one wake-up per file would cost more
+		 * than the writing. */
+		scan_writer_wait(sw, sw->tree->count - sw->written > WRITER_BATCH
+					     ? sw->written + WRITER_BATCH : sw->tree->count - 1);
+	}
+	return NULL;
+}
+
+/* The version row holds what the scan found: files skipped while they
+ * were read no longer count. */
+static int update_version_totals(td_db_writer_t *w, const td_tree_t *tree, sqlite3_int64 vid,
+				 td_error_t *err)
+{
+	uint64_t total = 0;
+	char sql[160];
+
+	for (size_t i = 0; i < tree->count; i++)
+		if (tree->files[i].type == TD_ENTRY_FILE)
+			total += tree->files[i].size_bytes;
+	snprintf(sql, sizeof(sql), "UPDATE version SET file_count = %zu, total_bytes = %lld WHERE id = %lld",
+		 tree->count, (long long)total, (long long)vid);
+	return exec_sql(w, sql, "write", err);
+}
+
+int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
+			  int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats,
+			  td_error_t *err)
+{
+	scan_writer_t sw;
+	td_tree_t *tree = NULL;
+	pthread_t thread;
+	int replaced = 0, started = 0, rc;
+
+	*out = NULL;
+	memset(&sw, 0, sizeof(sw));
+	if ((rc = td_scan_list(&tree, src, opts, stats, err)))
+		return rc;
+	if (opts && opts->reuse) {
+		size_t n = td_scan_reuse(tree, opts->reuse);
+		if (stats)
+			stats->files_reused += n;
+	}
+	if (label && td_meta_set(&tree->meta.label, label)) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
+	sw.w = w;
+	sw.tree = tree;
+	sw.ready = calloc(tree->count ? tree->count : 1, sizeof(*sw.ready));
+	if (!sw.ready) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = add_begin(w, tree, replace, &sw.vid, &replaced, err))) {
+		if (w->db)
+			rc = add_end(w, replaced, rc, err);
+		goto out;
+	}
+	atomic_store(&sw.waiting, SIZE_MAX);
+	pthread_mutex_init(&sw.lock, NULL);
+	pthread_cond_init(&sw.wake, NULL);
+	if (pthread_create(&thread, NULL, scan_writer_run, &sw) == 0)
+		started = 1;
+	rc = td_scan_digest_notify(tree, src, NULL, opts, stats, err, scan_writer_ready, &sw);
+	atomic_store(&sw.finished, 1);
+	scan_writer_wake(&sw);
+	if (started)
+		pthread_join(thread, NULL);
+	else if (!rc)
+		scan_writer_run(&sw); /* no thread to spare: write after the scan */
+	if (!rc && sw.rc) {
+		rc = sw.rc;
+		if (err)
+			*err = sw.err;
+	}
+	if (!rc && sw.written != tree->count)
+		rc = td_error_set(err, TD_EINVAL, "version '%s' was not written whole", label);
+	if (!rc)
+		rc = update_version_totals(w, tree, sw.vid, err);
+	rc = add_end(w, replaced, rc, err);
+	pthread_cond_destroy(&sw.wake);
+	pthread_mutex_destroy(&sw.lock);
+out:
+	free((void *)sw.ready);
+	if (rc) {
+		td_tree_free(tree);
+		return rc;
+	}
+	*out = tree;
+	return TD_OK;
 }
 
 static int sync_dir(const char *dir)

@@ -10,10 +10,16 @@
  * - Even and odd positions count into two separate arrays, added up after
  *   the run: runs of equal bytes hit the same counter half as often, which
  *   shortens the store-to-load forwarding chains they cause.
- * - Where the CPU has AVX-512 VBMI, the Pearson lookups of 64 positions are
- *   done at once in vector registers (a 256-byte table fits in four), and
- *   only the increments and the checksum chain stay scalar. The scalar loop
- *   is the portable fallback; tests check that both give the same counts.
+ * - Where the CPU has AVX-512 VBMI and VBMI2, the Pearson lookups of 64
+ *   positions are done at once in vector registers (a 256-byte table fits
+ *   in four), and only the increments and the checksum chain stay scalar.
+ *   Indexes of the upper 128 buckets, which the digest never reads, are
+ *   compressed away before counting: half the increments.
+ * - The checksum is a chain of dependent lookups, one a byte, and past that
+ *   it is what limits one stream. td_tlsh_update2 runs two independent
+ *   streams in lockstep so that their chains overlap.
+ *   The scalar loop is the portable fallback; tests check that all loops
+ *   give the same counts.
  * Constants from the specification are in tlsh_spec.h; tlsh_tables.h is
  * generated from them at build time (lib/gen/tlsh_tables.c). */
 #include <string.h>
@@ -113,7 +119,7 @@ static inline uint32_t add_saturated(uint32_t a, uint32_t b)
 }
 
 #ifdef TD_TLSH_HAVE_AVX512
-#define TD_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+#define TD_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
 
 /* T[x] for 64 bytes at once: two 128-entry permutes, chosen by bit 7. */
 TD_TARGET_AVX512 static inline __m512i pearson64(__m512i x, __m512i t0, __m512i t1,
@@ -124,79 +130,218 @@ TD_TARGET_AVX512 static inline __m512i pearson64(__m512i x, __m512i t0, __m512i 
 	return _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi);
 }
 
-/* count_run, 64 positions at a time; the tail goes to count_run. */
-TD_TARGET_AVX512 static void count_run_avx512(uint32_t *restrict even, uint32_t *restrict odd,
-					      td_tlsh_ctx_t *ctx, const uint8_t *p, size_t n)
+enum { LANES = 64, HIST = TLSH_WINDOW_BYTES - 1, KEPT_BYTES = (TLSH_NSALTS - 1) * LANES + LANES };
+
+/* The Pearson table in four vector registers. */
+typedef struct pearson_regs {
+	__m512i t0, t1, t2, t3;
+} pearson_regs_t;
+
+TD_TARGET_AVX512 static inline pearson_regs_t pearson_regs(void)
 {
-	enum { LANES = 64, HIST = TLSH_WINDOW_BYTES - 1 };
-	_Alignas(64) uint8_t idx[TLSH_NSALTS][LANES];
-	uint8_t head[HIST + LANES];
-	const __m512i t0 = _mm512_loadu_si512(tlsh_pearson);
-	const __m512i t1 = _mm512_loadu_si512(tlsh_pearson + 64);
-	const __m512i t2 = _mm512_loadu_si512(tlsh_pearson + 128);
-	const __m512i t3 = _mm512_loadu_si512(tlsh_pearson + 192);
-	unsigned sum = ctx->checksum;
-	size_t i;
+	pearson_regs_t r;
 
-	if (n < LANES) {
-		count_run(even, odd, ctx, p, n);
-		return;
-	}
-	/* The first block's history is in the window, not in p. */
-	for (int k = 0; k < HIST; k++)
-		head[k] = ctx->window[HIST - 1 - k];
-	memcpy(head + HIST, p, LANES);
+	r.t0 = _mm512_loadu_si512(tlsh_pearson);
+	r.t1 = _mm512_loadu_si512(tlsh_pearson + 64);
+	r.t2 = _mm512_loadu_si512(tlsh_pearson + 128);
+	r.t3 = _mm512_loadu_si512(tlsh_pearson + 192);
+	return r;
+}
 
-	for (i = 0; i + LANES <= n; i += LANES) {
-		const uint8_t *q = i ? p + i : head + HIST;
-		__m512i c0 = _mm512_loadu_si512(q), c1 = _mm512_loadu_si512(q - 1);
-		__m512i c2 = _mm512_loadu_si512(q - 2), c3 = _mm512_loadu_si512(q - 3);
-		__m512i c4 = _mm512_loadu_si512(q - 4);
+/* The 64 positions starting at q (q[-4..-1] is their history): the checksum
+ * inputs T[T[T[0] ^ c0] ^ c1] into sums, and those of the 6 * 64 bucket
+ * indexes that fall in the 128 buckets the digest uses packed into kept
+ * (the upper half is never read from the run's counts). Returns how many
+ * were kept. */
+TD_TARGET_AVX512 static inline size_t block_indexes(uint8_t *restrict kept, uint32_t *restrict sums,
+						    const uint8_t *q, const pearson_regs_t *r)
+{
+	__m512i c0 = _mm512_loadu_si512(q), c1 = _mm512_loadu_si512(q - 1);
+	__m512i c2 = _mm512_loadu_si512(q - 2), c3 = _mm512_loadu_si512(q - 3);
+	__m512i c4 = _mm512_loadu_si512(q - 4);
+	size_t m = 0;
 
-#define PV(x) pearson64((x), t0, t1, t2, t3)
+#define PV(x) pearson64((x), r->t0, r->t1, r->t2, r->t3)
 #define FIRST(k) PV(_mm512_xor_si512(c0, _mm512_set1_epi8((char)tlsh_pearson[tlsh_salt[k]])))
 #define MAP(k, a, b) PV(_mm512_xor_si512(PV(_mm512_xor_si512(FIRST(k), (a))), (b)))
-		_mm512_store_si512(idx[0], PV(_mm512_xor_si512(FIRST(0), c1)));
-		_mm512_store_si512(idx[1], MAP(1, c1, c2));
-		_mm512_store_si512(idx[2], MAP(2, c1, c3));
-		_mm512_store_si512(idx[3], MAP(3, c2, c3));
-		_mm512_store_si512(idx[4], MAP(4, c2, c4));
-		_mm512_store_si512(idx[5], MAP(5, c1, c4));
-		_mm512_store_si512(idx[6], MAP(6, c3, c4));
+#define KEEP(v)                                                                        \
+	do {                                                                           \
+		__m512i v_ = (v);                                                      \
+		__mmask64 low_ = ~_mm512_movepi8_mask(v_);                             \
+		_mm512_storeu_si512(kept + m, _mm512_maskz_compress_epi8(low_, v_));   \
+		m += (size_t)__builtin_popcountll(low_);                               \
+	} while (0)
+	{
+		/* Widened: the chain then needs no zero extension of its own. */
+		__m512i x = PV(_mm512_xor_si512(FIRST(0), c1));
+		_mm512_storeu_si512(sums, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
+		_mm512_storeu_si512(sums + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 1)));
+		_mm512_storeu_si512(sums + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 2)));
+		_mm512_storeu_si512(sums + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 3)));
+	}
+	KEEP(MAP(1, c1, c2));
+	KEEP(MAP(2, c1, c3));
+	KEEP(MAP(3, c2, c3));
+	KEEP(MAP(4, c2, c4));
+	KEEP(MAP(5, c1, c4));
+	KEEP(MAP(6, c3, c4));
+#undef KEEP
 #undef MAP
 #undef FIRST
 #undef PV
-		/* The checksum chains through itself and must stay serial;
-		 * interleaving it with the increments hides its latency. */
-		for (int k = 0; k < LANES; k += 2) {
-			even[idx[1][k]]++;
-			even[idx[2][k]]++;
-			even[idx[3][k]]++;
-			even[idx[4][k]]++;
-			even[idx[5][k]]++;
-			even[idx[6][k]]++;
-			sum = T(idx[0][k] ^ sum);
-			odd[idx[1][k + 1]]++;
-			odd[idx[2][k + 1]]++;
-			odd[idx[3][k + 1]]++;
-			odd[idx[4][k + 1]]++;
-			odd[idx[5][k + 1]]++;
-			odd[idx[6][k + 1]]++;
-			sum = T(idx[0][k + 1] ^ sum);
-		}
-	}
+	return m;
+}
+
+/* One stream of a vector run: its counts, history and checksum. */
+typedef struct vec_stream {
+	uint32_t *even, *odd;
+	td_tlsh_ctx_t *ctx;
+	const uint8_t *p;
+	uint8_t head[HIST + LANES];
+	unsigned sum;
+} vec_stream_t;
+
+/* The first block's history is in the window, not in p. */
+static void stream_start(vec_stream_t *s, uint32_t *even, uint32_t *odd, td_tlsh_ctx_t *ctx,
+			 const uint8_t *p)
+{
+	s->even = even;
+	s->odd = odd;
+	s->ctx = ctx;
+	s->p = p;
 	for (int k = 0; k < HIST; k++)
-		ctx->window[k] = p[i - 1 - k];
-	ctx->checksum = (uint8_t)sum;
+		s->head[k] = ctx->window[HIST - 1 - k];
+	memcpy(s->head + HIST, p, LANES);
+	s->sum = ctx->checksum;
+}
+
+static inline const uint8_t *stream_block(const vec_stream_t *s, size_t i)
+{
+	return i ? s->p + i : s->head + HIST;
+}
+
+/* Count kept[j..m-1], alternating the two arrays. */
+static inline void count_kept(uint32_t *restrict even, uint32_t *restrict odd, const uint8_t *kept,
+			      size_t j, size_t m)
+{
+	for (; j + 2 <= m; j += 2) {
+		even[kept[j]]++;
+		odd[kept[j + 1]]++;
+	}
+	if (j < m)
+		even[kept[j]]++;
+}
+
+/* Store the window and checksum after i bytes; the tail goes to count_run. */
+static void stream_finish(vec_stream_t *s, size_t i, size_t n)
+{
+	for (int k = 0; k < HIST; k++)
+		s->ctx->window[k] = s->p[i - 1 - k];
+	s->ctx->checksum = (uint8_t)s->sum;
 	if (i < n)
-		count_run(even, odd, ctx, p + i, n - i);
+		count_run(s->even, s->odd, s->ctx, s->p + i, n - i);
+}
+
+/* count_run, 64 positions at a time (n >= 64). The checksum chains through
+ * itself, one dependent lookup a byte, and sets the pace: the increments
+ * are interleaved with it so that they run in its shadow. */
+TD_TARGET_AVX512 static void count_run_avx512(uint32_t *restrict even, uint32_t *restrict odd,
+					      td_tlsh_ctx_t *ctx, const uint8_t *p, size_t n)
+{
+	const pearson_regs_t r = pearson_regs();
+	uint8_t kept[2][KEPT_BYTES];
+	uint32_t sums[2][LANES];
+	size_t m[2];
+	vec_stream_t s;
+	size_t i;
+
+	/* Indexes are made one block ahead of their counting: the byte loads
+	 * then read stores that have long retired. */
+	stream_start(&s, even, odd, ctx, p);
+	m[0] = block_indexes(kept[0], sums[0], stream_block(&s, 0), &r);
+	for (i = 0; i + LANES <= n; i += LANES) {
+		const uint8_t *kp = kept[(i / LANES) & 1];
+		const uint32_t *sp = sums[(i / LANES) & 1];
+		size_t mi = m[(i / LANES) & 1], j = 0;
+		unsigned sum = s.sum;
+		int k = 0;
+
+		if (i + 2 * LANES <= n)
+			m[(i / LANES + 1) & 1] = block_indexes(kept[(i / LANES + 1) & 1],
+							       sums[(i / LANES + 1) & 1], p + i + LANES, &r);
+		for (; k < LANES && j + 6 <= mi; k += 2, j += 6) {
+			even[kp[j]]++;
+			odd[kp[j + 1]]++;
+			even[kp[j + 2]]++;
+			sum = T(sp[k] ^ sum);
+			odd[kp[j + 3]]++;
+			even[kp[j + 4]]++;
+			odd[kp[j + 5]]++;
+			sum = T(sp[k + 1] ^ sum);
+		}
+		for (; k < LANES; k++)
+			sum = T(sp[k] ^ sum);
+		count_kept(even, odd, kp, j, mi);
+		s.sum = sum;
+	}
+	stream_finish(&s, i, n);
+}
+
+/* Two independent streams of n >= 64 bytes in lockstep: their checksum
+ * chains overlap, so a thread does about twice the work a chain allows. */
+TD_TARGET_AVX512 static void count_run2_avx512(vec_stream_t *a, vec_stream_t *b, size_t n)
+{
+	const pearson_regs_t r = pearson_regs();
+	uint8_t kept_a[KEPT_BYTES], kept_b[KEPT_BYTES];
+	uint32_t sums_a[LANES], sums_b[LANES];
+	uint32_t *restrict ea = a->even, *restrict oa = a->odd;
+	uint32_t *restrict eb = b->even, *restrict ob = b->odd;
+	size_t i;
+
+	for (i = 0; i + LANES <= n; i += LANES) {
+		size_t ma = block_indexes(kept_a, sums_a, stream_block(a, i), &r);
+		size_t mb = block_indexes(kept_b, sums_b, stream_block(b, i), &r);
+		size_t lim = ma < mb ? ma : mb, j = 0;
+		unsigned sa = a->sum, sb = b->sum;
+		int k = 0;
+
+		for (; k < LANES && j + 6 <= lim; k += 2, j += 6) {
+			ea[kept_a[j]]++;
+			eb[kept_b[j]]++;
+			oa[kept_a[j + 1]]++;
+			ob[kept_b[j + 1]]++;
+			sa = T(sums_a[k] ^ sa);
+			sb = T(sums_b[k] ^ sb);
+			ea[kept_a[j + 2]]++;
+			eb[kept_b[j + 2]]++;
+			oa[kept_a[j + 3]]++;
+			ob[kept_b[j + 3]]++;
+			sa = T(sums_a[k + 1] ^ sa);
+			sb = T(sums_b[k + 1] ^ sb);
+			ea[kept_a[j + 4]]++;
+			eb[kept_b[j + 4]]++;
+			oa[kept_a[j + 5]]++;
+			ob[kept_b[j + 5]]++;
+		}
+		for (; k < LANES; k++) {
+			sa = T(sums_a[k] ^ sa);
+			sb = T(sums_b[k] ^ sb);
+		}
+		count_kept(ea, oa, kept_a, j, ma);
+		count_kept(eb, ob, kept_b, j, mb);
+		a->sum = sa;
+		b->sum = sb;
+	}
+	stream_finish(a, i, n);
+	stream_finish(b, i, n);
 }
 
 static int have_avx512(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-	       __builtin_cpu_supports("avx512vbmi");
+	       __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
+	       __builtin_cpu_supports("popcnt");
 }
 #endif
 
@@ -216,21 +361,42 @@ int td_tlsh_impl_supported(td_tlsh_impl_t impl)
 	return 0;
 }
 
+#ifdef TD_TLSH_HAVE_AVX512
+static int use_vector(td_tlsh_impl_t impl)
+{
+	return impl == TD_TLSH_IMPL_AVX512 || (impl == TD_TLSH_IMPL_AUTO && have_avx512());
+}
+#else
+static int use_vector(td_tlsh_impl_t impl)
+{
+	(void)impl;
+	return 0;
+}
+/* Never called: the vector loop does not exist in this build. */
+static void count_run_avx512(uint32_t *even, uint32_t *odd, td_tlsh_ctx_t *ctx, const uint8_t *p,
+			     size_t n)
+{
+	count_run(even, odd, ctx, p, n);
+}
+#endif
+
+static void fold_counts(td_tlsh_ctx_t *ctx, const uint32_t *even, const uint32_t *odd)
+{
+	for (size_t i = 0; i < TLSH_EFF_BUCKETS; i++)
+		ctx->bucket[i] = add_saturated(ctx->bucket[i], even[i] + odd[i]);
+}
+
 static void update_large(td_tlsh_ctx_t *ctx, const uint8_t *p, size_t n, td_tlsh_impl_t impl)
 {
 	uint32_t even[TLSH_BUCKETS], odd[TLSH_BUCKETS];
 
 	memset(even, 0, sizeof(even));
 	memset(odd, 0, sizeof(odd));
-#ifdef TD_TLSH_HAVE_AVX512
-	if (impl == TD_TLSH_IMPL_AVX512 || (impl == TD_TLSH_IMPL_AUTO && have_avx512()))
+	if (use_vector(impl))
 		count_run_avx512(even, odd, ctx, p, n);
 	else
-#endif
 		count_run(even, odd, ctx, p, n);
-	(void)impl;
-	for (size_t i = 0; i < TLSH_EFF_BUCKETS; i++)
-		ctx->bucket[i] = add_saturated(ctx->bucket[i], even[i] + odd[i]);
+	fold_counts(ctx, even, odd);
 }
 
 /* Short updates count straight into the context, one byte at a time. */
@@ -281,6 +447,62 @@ void td_tlsh_update_impl(td_tlsh_ctx_t *ctx, const void *data, size_t len, td_tl
 void td_tlsh_update(td_tlsh_ctx_t *ctx, const void *data, size_t len)
 {
 	td_tlsh_update_impl(ctx, data, len, TD_TLSH_IMPL_AUTO);
+}
+
+/* The first four bytes of a stream only fill the window: give each stream
+ * what it lacks of them, so that both can then run in lockstep. */
+static size_t window_gap(const td_tlsh_ctx_t *ctx, size_t len)
+{
+	size_t gap = ctx->len_bytes < TLSH_WINDOW_BYTES - 1
+			     ? (size_t)(TLSH_WINDOW_BYTES - 1 - ctx->len_bytes) : 0;
+	return gap < len ? gap : len;
+}
+
+void td_tlsh_update2_impl(td_tlsh_ctx_t *a, const void *data_a, size_t len_a, td_tlsh_ctx_t *b,
+			  const void *data_b, size_t len_b, td_tlsh_impl_t impl)
+{
+	const uint8_t *pa = data_a, *pb = data_b;
+	size_t ga = window_gap(a, len_a), gb = window_gap(b, len_b);
+
+	td_tlsh_update_impl(a, pa, ga, impl);
+	td_tlsh_update_impl(b, pb, gb, impl);
+	pa += ga;
+	pb += gb;
+	len_a -= ga;
+	len_b -= gb;
+#ifdef TD_TLSH_HAVE_AVX512
+	if (use_vector(impl)) {
+		size_t common = len_a < len_b ? len_a : len_b;
+
+		while (common >= TLSH_SMALL_UPDATE_BYTES) {
+			uint32_t counts[4][TLSH_BUCKETS];
+			size_t n = common < TLSH_RUN_BYTES ? common : TLSH_RUN_BYTES;
+			vec_stream_t sa, sb;
+
+			memset(counts, 0, sizeof(counts));
+			a->len_bytes += n;
+			b->len_bytes += n;
+			stream_start(&sa, counts[0], counts[1], a, pa);
+			stream_start(&sb, counts[2], counts[3], b, pb);
+			count_run2_avx512(&sa, &sb, n);
+			fold_counts(a, counts[0], counts[1]);
+			fold_counts(b, counts[2], counts[3]);
+			pa += n;
+			pb += n;
+			len_a -= n;
+			len_b -= n;
+			common -= n;
+		}
+	}
+#endif
+	td_tlsh_update_impl(a, pa, len_a, impl);
+	td_tlsh_update_impl(b, pb, len_b, impl);
+}
+
+void td_tlsh_update2(td_tlsh_ctx_t *a, const void *data_a, size_t len_a, td_tlsh_ctx_t *b,
+		     const void *data_b, size_t len_b)
+{
+	td_tlsh_update2_impl(a, data_a, len_a, b, data_b, len_b, TD_TLSH_IMPL_AUTO);
 }
 
 /* Rearrange a[lo..hi] so that a[k] holds the value it would hold sorted,

@@ -19,4 +19,12 @@ int td_tlsh_impl_supported(td_tlsh_impl_t impl);
 /* td_tlsh_update with a chosen loop; impl must be supported. */
 void td_tlsh_update_impl(td_tlsh_ctx_t *ctx, const void *data, size_t len, td_tlsh_impl_t impl);
 
+/* Two independent streams at once: the same as td_tlsh_update_impl on
+ * each, faster where the loop can interleave them (AVX-512). a and b
+ * must be different contexts. */
+void td_tlsh_update2_impl(td_tlsh_ctx_t *a, const void *data_a, size_t len_a, td_tlsh_ctx_t *b,
+			  const void *data_b, size_t len_b, td_tlsh_impl_t impl);
+void td_tlsh_update2(td_tlsh_ctx_t *a, const void *data_a, size_t len_a, td_tlsh_ctx_t *b,
+		     const void *data_b, size_t len_b);
+
 #endif

@@ -50,6 +50,10 @@ void td_digester_free(td_digester_t *dg);
  * that proves identity against a known digest). */
 void td_digester_start(td_digester_t *dg, int want_tlsh);
 int td_digester_update(td_digester_t *dg, const void *data, size_t len);
+/* td_digester_update on two digesters (of two different files) at once:
+ * the same result, faster where TLSH can run both in lockstep. */
+int td_digester_update2(td_digester_t *a, const void *data_a, size_t len_a, td_digester_t *b,
+			const void *data_b, size_t len_b);
 /* Finish into out (caller releases with td_digest_release). */
 int td_digester_finish(td_digester_t *dg, td_digest_t *out);
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "treedrift/common.h"
+#include "treedrift/scan.h"
 #include "treedrift/tree.h"
 
 #ifdef __cplusplus
@@ -88,6 +89,14 @@ int td_db_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td
 /* Add a version from tree (its meta.label names it; a label already in the
  * database is TD_EINVAL unless replace is non-zero). */
 int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err);
+/* Scan src and add it as version label (NULL: keep the source's) in one go:
+ * td_scan() then td_db_writer_add(), except that one writer thread stores
+ * each entry, in path order, as soon as its file is digested, all in one
+ * transaction. *out gets the scanned tree; caller frees it with
+ * td_tree_free(). On error nothing of the version is left in the database. */
+int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
+			  int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats,
+			  td_error_t *err);
 /* Make the write durable and atomically visible (fsync, rename, fsync dir). */
 int td_db_writer_commit(td_db_writer_t *w, td_error_t *err);
 void td_db_writer_free(td_db_writer_t *w);

@@ -22,6 +22,9 @@
 #include "check.h"
 #include "store_impl.h"
 #include "treedrift/store.h"
+#include "treedrift/digest.h"
+#include "treedrift/scan.h"
+#include "treedrift/source.h"
 
 static char tmpdir[4096];
 
@@ -221,6 +224,16 @@ static td_tree_t *tree_copy_sorted(const td_tree_t *src, const char *label)
 	}
 	td_tree_sort(t);
 	return t;
+}
+
+static char *td_test_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
 }
 
 static int same_str(const char *a, const char *b)
@@ -1139,6 +1152,174 @@ static void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
+/* ---- scanning straight into the database ---- */
+
+static void write_sized(const char *path, size_t n, int random)
+{
+	uint8_t *p = malloc(n ? n : 1);
+
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	if (random)
+		fill_random(p, n);
+	else
+		for (size_t i = 0; i < n; i++)
+			p[i] = (uint8_t)("int x = 42;\n"[i % 12] ^ (rng() % 64 == 0));
+	write_all(path, p, n);
+	free(p);
+}
+
+/* A tree of many sizes: empty, too short for TLSH, uniform, text, random,
+ * and one past the in-memory lane limit. */
+static char *make_scan_tree(void)
+{
+	char *root = strdup(tpath("scan-src")), *sub;
+	char name[64];
+
+	mkdir(root, 0755);
+	sub = td_test_join(root, "sub");
+	mkdir(sub, 0755);
+	for (int i = 0; i < 240; i++) {
+		size_t sizes[] = { 0, 10, 49, 50, 300, 4096, 4097, 20000, 70001, 300000 };
+		char *p;
+		snprintf(name, sizeof(name), "f%03d.%s", i, i % 3 ? "c" : "bin");
+		p = td_test_join(i % 2 ? sub : root, name);
+		write_sized(p, sizes[i % 10] + (size_t)(i / 10), i % 3 == 0);
+		free(p);
+	}
+	{
+		char *p = td_test_join(root, "zeros");
+		uint8_t *z = calloc(1, 100000);
+		write_all(p, z, 100000);
+		free(z);
+		free(p);
+		p = td_test_join(root, "large.bin");
+		write_sized(p, (5u << 20) + 123, 1);
+		free(p);
+	}
+	free(sub);
+	return root;
+}
+
+/* Digest one file alone, without the lanes, as the reference. */
+static int digest_alone(const char *root, const td_file_t *f, td_digest_t *out)
+{
+	td_digester_t *dg = NULL;
+	char *p = td_test_join(root, f->path);
+	size_t len = 0;
+	char *data = read_all(p, &len);
+	int rc = -1;
+
+	if (data && !td_digester_new(&dg)) {
+		td_digester_start(dg, 1);
+		rc = td_digester_update(dg, data, len) || td_digester_finish(dg, out);
+	}
+	td_digester_free(dg);
+	free(data);
+	free(p);
+	return rc;
+}
+
+static void test_add_scan(void)
+{
+	char *root = make_scan_tree();
+	char *db_ref = strdup(tpath("scan-ref.db")), *db1 = strdup(tpath("scan-j1.db"));
+	char *db3 = strdup(tpath("scan-j3.db"));
+	td_tree_t *ref = NULL, *got1 = NULL, *got3 = NULL;
+	unsigned jobs[] = { 1, 3 };
+	char *dbs[] = { db1, db3 };
+
+	/* The reference: td_scan, then td_db_writer_add. */
+	{
+		td_source_t *src = NULL;
+		td_error_t err = { 0 };
+		td_scan_opts_t o = { .jobs = 2 };
+		td_tree_t *t = NULL;
+
+		CHECK_INT(td_source_open(&src, root, NULL, &err), 0);
+		CHECK_INT(td_scan(&t, src, &o, NULL, &err), 0);
+		if (t) {
+			CHECK_INT(td_meta_set(&t->meta.label, "v1"), 0);
+			CHECK_INT(write_db(db_ref, TD_DB_CREATE, &t, 1, 0), 0);
+		}
+		td_tree_free(t);
+		td_source_free(src);
+	}
+	for (int k = 0; k < 2; k++) {
+		td_db_writer_t *w = NULL;
+		td_source_t *src = NULL;
+		td_error_t err = { 0 };
+		td_scan_opts_t o = { .jobs = jobs[k] };
+		td_scan_stats_t stats = { 0 };
+		td_tree_t *t = NULL;
+
+		CHECK_INT(td_source_open(&src, root, NULL, &err), 0);
+		CHECK_INT(td_db_writer_open(&w, dbs[k], TD_DB_CREATE, &err), 0);
+		CHECK_INT(td_db_writer_add_scan(w, &t, src, "v1", 0, &o, &stats, &err), 0);
+		CHECK_INT(td_db_writer_commit(w, &err), 0);
+		CHECK(t != NULL);
+		if (t)
+			CHECK_INT(t->count, 242);
+		CHECK_INT(stats.files_read, 242);
+		td_tree_free(t);
+		td_db_writer_free(w);
+		td_source_free(src);
+	}
+	ref = load(db_ref, "v1");
+	got1 = load(db1, "v1");
+	got3 = load(db3, "v1");
+	CHECK(ref && got1 && got3);
+	if (ref && got1 && got3) {
+		CHECK_INT(td_meta_set(&got1->meta.scanned_at, ref->meta.scanned_at), 0);
+		CHECK_INT(td_meta_set(&got3->meta.scanned_at, ref->meta.scanned_at), 0);
+		check_tree_equal(got1, ref);
+		check_tree_equal(got3, ref);
+		for (size_t i = 0; i < ref->count; i++) {
+			const td_file_t *f = &ref->files[i];
+			td_digest_t d;
+			if (f->type != TD_ENTRY_FILE)
+				continue;
+			CHECK_INT(digest_alone(root, f, &d), 0);
+			CHECK(!memcmp(d.sha256, f->digest.sha256, TD_SHA256_BYTES));
+			CHECK_INT(d.tlsh_status, f->digest.tlsh_status);
+			if (d.tlsh_status == TD_TLSH_OK)
+				CHECK(!memcmp(d.tlsh.body, f->digest.tlsh.body, TD_TLSH_BODY_BYTES) &&
+				      d.tlsh.checksum == f->digest.tlsh.checksum);
+			CHECK_INT(d.sketch_len, f->digest.sketch_len);
+			td_digest_release(&d);
+		}
+	}
+	/* A label already there fails before any file is read, and leaves
+	 * the database as it was. */
+	{
+		td_db_writer_t *w = NULL;
+		td_source_t *src = NULL;
+		td_error_t err = { 0 };
+		td_scan_stats_t stats = { 0 };
+		td_tree_t *t = NULL;
+
+		CHECK_INT(td_source_open(&src, root, NULL, &err), 0);
+		CHECK_INT(td_db_writer_open(&w, db1, TD_DB_APPEND, &err), 0);
+		CHECK_INT(td_db_writer_add_scan(w, &t, src, "v1", 0, NULL, &stats, &err), TD_EINVAL);
+		CHECK(t == NULL);
+		CHECK_INT(stats.files_read, 0);
+		CHECK_INT(td_db_writer_add_scan(w, &t, src, "v2", 0, NULL, &stats, &err), 0);
+		CHECK_INT(td_db_writer_commit(w, &err), 0);
+		td_tree_free(t);
+		td_db_writer_free(w);
+		td_source_free(src);
+		CHECK_INT(count_rows(db1, "version"), 2);
+	}
+	td_tree_free(ref);
+	td_tree_free(got1);
+	td_tree_free(got3);
+	free(db_ref);
+	free(db1);
+	free(db3);
+	free(root);
+}
+
 int main(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -1161,6 +1342,7 @@ int main(void)
 	test_disk_full_hook();
 	test_disk_full_tmpfs();
 	test_corrupt();
+	test_add_scan();
 	if (!getenv("TD_TEST_QUICK"))
 		test_scale();
 	if (!getenv("TD_TEST_KEEP"))
