@@ -49,16 +49,6 @@ static char *default_label(const char *spec, const char *repo)
 	return strndup(s, n);
 }
 
-static int load_reuse(td_tree_t **out, const char *path, td_error_t *err)
-{
-	td_db_t *db = NULL;
-	int rc = td_db_open(&db, path, err);
-	if (!rc)
-		rc = td_db_load(db, NULL, out, err);
-	td_db_free(db);
-	return rc;
-}
-
 int cmd_scan(int argc, char **argv)
 {
 	cli_parser_t p;
@@ -115,7 +105,11 @@ int cmd_scan(int argc, char **argv)
 		cli_error("a version label must be non-empty and printable (--label)");
 		goto out;
 	}
-	if (reuse_path && load_reuse(&reuse, reuse_path, &err))
+	if (reuse_path && !td_spec_is_db(reuse_path)) {
+		cli_error("--reuse takes a treedrift database, not '%s'", reuse_path);
+		goto out;
+	}
+	if (reuse_path && td_load_tree(&reuse, reuse_path, NULL, NULL, NULL, &err))
 		goto lib_error;
 	/* Take the lock before the long part, so a second writer fails at once. */
 	if (td_db_writer_open(&w, output, fresh ? TD_DB_CREATE : TD_DB_APPEND, &err))
