@@ -316,6 +316,10 @@ static uint64_t run_queries(const td_tlsh_index_t *ix, query_t *q, size_t nq, un
 	int started[256] = { 0 };
 	uint64_t distances = 0;
 
+	if (threads < 1)
+		threads = 1;
+	if (threads > 256)
+		threads = 256;
 	for (unsigned t = 0; t < threads; t++) {
 		s[t].ix = ix;
 		s[t].q = q;

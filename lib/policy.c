@@ -304,8 +304,8 @@ static int add_rule(struct parser *ps, const char *w, size_t wlen)
 static int class_key(struct parser *ps, const char *key, const char *v, size_t vlen)
 {
 	struct policy_class *c = &ps->p->classes[ps->cls];
-	const char *w;
-	size_t wlen, pos = 0;
+	const char *w = NULL;
+	size_t wlen = 0, pos = 0;
 	unsigned bit;
 	char buf[96];
 	int rc, n;
