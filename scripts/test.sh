@@ -18,17 +18,24 @@ stage() { # name log command...: run quietly, show the log if it fails
 	else
 		cat "$log"
 		echo "$name: FAILED (log: $log)" >&2
-		exit 1
+		return 1
 	fi
 }
 if [ -z "${TD_TEST_QUICK:-}" ]; then
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTD_WERROR=ON -DTD_SANITIZE=ON >/dev/null
 	cmake --build build-asan -j"$jobs" >/dev/null
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		stage "ASan+UBSan" build-asan/ctest.log ctest --test-dir build-asan --output-on-failure -j"$jobs"
+		stage "ASan+UBSan" build-asan/ctest.log ctest --test-dir build-asan --output-on-failure -j"$jobs" ||
+		exit 1
 	if command -v valgrind >/dev/null; then
-		TD_VALGRIND=1 stage "valgrind (e2e)" build/valgrind.log \
-			ctest --test-dir build -L e2e --output-on-failure -j"$jobs"
+		# valgrind's reports land in build/valgrind-logs/, one per process
+		rm -rf build/valgrind-logs && mkdir -m 1777 -p build/valgrind-logs
+		if ! TD_VALGRIND=1 TD_VALGRIND_LOGS=$PWD/build/valgrind-logs \
+			stage "valgrind (e2e)" build/valgrind.log \
+			ctest --test-dir build -L e2e --output-on-failure -j"$jobs"; then
+			grep -l "ERROR SUMMARY: [1-9]\|definitely lost\|Invalid " build/valgrind-logs/* | xargs -r cat
+			exit 1
+		fi
 	fi
 fi
 ctest --test-dir build --output-on-failure -j"$jobs"
