@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "shell_fixture.h"
 #include "treedrift/annotate.h"
 #include "treedrift/compare.h"
 #include "treedrift/load.h"
@@ -23,37 +24,6 @@ static const char *path_in(const char *rel)
 
 	snprintf(b, sizeof(buf[0]), "%s/%s", tmp, rel);
 	return b;
-}
-
-static int sh(const char *cmd)
-{
-	int rc = system(cmd);
-	if (rc)
-		fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
-	return rc;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	if (buf)
-		buf[n] = '\0';
-	*len = (size_t)n;
-	return buf;
 }
 
 static td_tree_t *load(const char *spec)

@@ -1,39 +1,15 @@
 /* Match and classify: statuses, classes at their boundaries, scores of each
  * kind of change, scope globs and totals, on trees built in memory from
- * digests of generated content. */
+ * digests of generated content (tree_fixture.h). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "treedrift/compare.h"
-#include "treedrift/digest.h"
-#include "check.h"
+#include "tree_fixture.h"
 
-/* Deterministic text-like content: lines of words from a small generator. */
-static char *make_text(size_t len, unsigned seed)
-{
-	static const char *const words[] = { "static", "int", "return", "struct", "device", "if",
-					     "for", "unsigned", "const", "void", "err", "goto" };
-	char *s = malloc(len + 1);
-	uint32_t x = seed * 2654435761u + 1;
-	size_t i = 0;
-
-	if (!s)
-		abort();
-	while (i < len) {
-		const char *w;
-		x = x * 1103515245u + 12345u;
-		w = words[(x >> 16) % 12];
-		for (size_t k = 0; w[k] && i < len; k++)
-			s[i++] = w[k];
-		if (i < len)
-			s[i++] = (x >> 8) % 7 ? ' ' : '\n';
-	}
-	s[len] = '\0';
-	return s;
-}
-
+/* A symlink (data: its target) or a skipped entry; files come from fx_add. */
 static void add_entry(td_tree_t *t, const char *path, td_entry_type_t type, const char *data,
 		      size_t len)
 {
@@ -43,20 +19,10 @@ static void add_entry(td_tree_t *t, const char *path, td_entry_type_t type, cons
 	f.path = strdup(path);
 	f.path_len = strlen(path);
 	f.type = type;
-	if (type == TD_ENTRY_FILE) {
-		td_digester_t *dg;
-		if (td_digester_new(&dg))
-			abort();
-		td_digester_start(dg, 1);
-		if (td_digester_update(dg, data, len) || td_digester_finish(dg, &f.digest))
-			abort();
-		td_digester_free(dg);
-		f.has_digest = 1;
-		f.size_bytes = len;
-	} else if (type == TD_ENTRY_SYMLINK) {
-		f.link_target = strdup(data);
+	if (type == TD_ENTRY_SYMLINK) {
+		f.link_target = strndup(data, len);
 		f.link_len = len;
-	} else if (type == TD_ENTRY_SKIPPED) {
+	} else {
 		f.skip_reason = TD_SKIP_FIFO;
 	}
 	if (!f.path || td_tree_append(t, &f))
@@ -65,15 +31,7 @@ static void add_entry(td_tree_t *t, const char *path, td_entry_type_t type, cons
 
 static void add_file(td_tree_t *t, const char *path, const char *data)
 {
-	add_entry(t, path, TD_ENTRY_FILE, data, strlen(data));
-}
-
-static td_tree_t *new_tree(void)
-{
-	td_tree_t *t;
-	if (td_tree_new(&t))
-		abort();
-	return t;
+	fx_add(t, path, data, strlen(data));
 }
 
 static const td_change_t *find(const td_result_t *r, const char *path)
@@ -107,8 +65,8 @@ static void test_classify(void)
 
 static void test_statuses(void)
 {
-	td_tree_t *up = new_tree(), *tg = new_tree();
-	char *base = make_text(8000, 1), *edited = strdup(base), *other = make_text(8000, 99);
+	td_tree_t *up = fx_tree(NULL), *tg = fx_tree(NULL);
+	char *base = fx_text(1, 8000), *edited = strdup(base), *other = fx_text(99, 8000);
 	td_compare_opts_t o;
 	td_result_t *r = NULL;
 	td_error_t err = { 0 };
@@ -125,10 +83,10 @@ static void test_statuses(void)
 	add_file(tg, "drivers/new.c", other);
 	add_entry(up, "link", TD_ENTRY_SYMLINK, "target-a", 8);
 	add_entry(tg, "link", TD_ENTRY_SYMLINK, "target-b", 8);
-	add_entry(up, "fifo", TD_ENTRY_FILE, base, 100);
+	fx_add(up, "fifo", base, 100);
 	add_entry(tg, "fifo", TD_ENTRY_SKIPPED, NULL, 0);
-	add_entry(up, "tiny", TD_ENTRY_FILE, "abc", 3);
-	add_entry(tg, "tiny", TD_ENTRY_FILE, "abd", 3);
+	fx_add(up, "tiny", "abc", 3);
+	fx_add(tg, "tiny", "abd", 3);
 	add_file(up, "type", base);
 	add_entry(tg, "type", TD_ENTRY_SYMLINK, "type.real", 9);
 	CHECK_INT(td_tree_sort(up), 0);
@@ -194,8 +152,8 @@ out:
 
 static void test_scope_and_options(void)
 {
-	td_tree_t *up = new_tree(), *tg = new_tree();
-	char *a = make_text(6000, 3), *b = make_text(6000, 3);
+	td_tree_t *up = fx_tree(NULL), *tg = fx_tree(NULL);
+	char *a = fx_text(3, 6000), *b = fx_text(3, 6000);
 	const char *inc[] = { "drivers/", NULL }, *exc[] = { "*.h", NULL };
 	td_compare_opts_t o;
 	td_result_t *r = NULL;
@@ -229,7 +187,7 @@ static void test_scope_and_options(void)
 	r = NULL;
 
 	/* the same pair without the length term scores lower, never higher */
-	up = new_tree(), tg = new_tree();
+	up = fx_tree(NULL), tg = fx_tree(NULL);
 	add_file(up, "drivers/x.c", a);
 	add_file(tg, "drivers/x.c", b);
 	td_compare_opts_init(&o);

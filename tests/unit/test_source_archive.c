@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "shell_fixture.h"
 #include "source_impl.h"
 #include "treedrift/source.h"
 
@@ -27,30 +28,6 @@ static const char *fmt(const char *f, ...)
 	vsnprintf(b, sizeof(buf[0]), f, ap);
 	va_end(ap);
 	return b;
-}
-
-static int sh(const char *cmd)
-{
-	int rc = system(cmd);
-	if (rc)
-		fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
-	return rc;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, n = 0, got;
-	char *buf = malloc(cap);
-
-	if (!f || !buf)
-		abort();
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0)
-		if ((n += got) == cap && !(buf = realloc(buf, cap *= 2)))
-			abort();
-	fclose(f);
-	*len = n;
-	return buf;
 }
 
 /* One listed entry and, for files with content, the bytes read. */

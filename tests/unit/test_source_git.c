@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "shell_fixture.h"
 #include "source_impl.h"
 #include "treedrift/source.h"
 
@@ -39,14 +40,6 @@ static const char *fmt(const char *f, ...)
 	vsnprintf(b, sizeof(buf[0]), f, ap);
 	va_end(ap);
 	return b;
-}
-
-static int sh(const char *cmd)
-{
-	int rc = system(cmd);
-	if (rc)
-		fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
-	return rc;
 }
 
 /* Whole output of a shell command; *len gets its length. */
