@@ -4,6 +4,7 @@
 #define TD_TEST_CHECK_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_failures;
@@ -40,6 +41,26 @@ static inline int check_finish(void)
 {
 	printf("%d checks, %d failed\n", check_count, check_failures);
 	return check_failures ? 1 : 0;
+}
+
+/* A fresh directory $TMPDIR/td-NAME-XXXXXX (/tmp without TMPDIR), its
+ * canonical path in out, as the sources report canonical roots. Exits the
+ * test with status 1 when it cannot be made. */
+static inline void check_tmpdir(char *out, size_t size, const char *name)
+{
+	const char *base = getenv("TMPDIR");
+	char *real;
+
+	if ((size_t)snprintf(out, size, "%s/td-%s-XXXXXX", base && *base ? base : "/tmp", name) >= size ||
+	    !mkdtemp(out) || !(real = realpath(out, NULL))) {
+		perror("test directory");
+		exit(1);
+	}
+	if ((size_t)snprintf(out, size, "%s", real) >= size) {
+		fprintf(stderr, "test directory: '%s' is too long\n", real);
+		exit(1);
+	}
+	free(real);
 }
 
 #endif

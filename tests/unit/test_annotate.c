@@ -316,15 +316,10 @@ static void test_sources(const td_kconfig_t *cfg)
 
 int main(void)
 {
-	const char *base = getenv("TMPDIR");
 	td_kconfig_t *cfg;
 	char cmd[5000];
 
-	snprintf(tmp, sizeof(tmp), "%s/td_annotate.XXXXXX", base && *base ? base : "/tmp");
-	if (!mkdtemp(tmp)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	check_tmpdir(tmp, sizeof(tmp), "annotate");
 	snprintf(cmd, sizeof(cmd), "sh '%s/kernel/make_trees.sh' '%s'", TD_TEST_DATA, tmp);
 	if (sh(cmd))
 		return 1;

@@ -208,13 +208,11 @@ static void test_locale(const td_result_t *r)
 
 int main(void)
 {
-	const char *base = getenv("TMPDIR");
 	char dir[1024], cmd[1100];
-	td_result_t *r = fixture();
+	td_result_t *r;
 
-	snprintf(dir, sizeof(dir), "%s/td-report-rich-XXXXXX", base && *base ? base : "/tmp");
-	if (!mkdtemp(dir))
-		return perror("mkdtemp"), 1;
+	check_tmpdir(dir, sizeof(dir), "report-rich");
+	r = fixture();
 	CHECK_INT(r->totals.added, 2);
 	test_html(r);
 	test_markdown(r);

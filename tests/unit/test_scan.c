@@ -207,11 +207,7 @@ static void test_links_outside(void)
 
 int main(void)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(root, sizeof(root), "%s/td-scan-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(root))
-		return 2;
+	check_tmpdir(root, sizeof(root), "scan");
 	test_changed_between_list_and_read(1);
 	test_changed_between_list_and_read(4);
 	test_links_outside();

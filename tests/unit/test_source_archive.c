@@ -1,7 +1,6 @@
 /* Archive source: archives of a small tree in several formats, a hostile
  * tar, truncated archives, and a `git archive` tarball checked against the
  * git source for the same tag. */
-#define _XOPEN_SOURCE 700
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -664,17 +663,7 @@ out:
 
 int main(void)
 {
-	const char *base = getenv("TMPDIR");
-	char *real;
-
-	snprintf(tmp, sizeof(tmp), "%s/td-arc-XXXXXX", base && *base ? base : "/tmp");
-	if (!mkdtemp(tmp)) {
-		perror("mkdtemp");
-		return 1;
-	}
-	real = realpath(tmp, NULL);
-	snprintf(tmp, sizeof(tmp), "%s", real);
-	free(real);
+	check_tmpdir(tmp, sizeof(tmp), "arc");
 	if (build_tree()) {
 		CHECK(!"fixture");
 	} else {

@@ -1090,10 +1090,7 @@ static void test_unreadable(void)
 
 int main(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	snprintf(tmp_root, sizeof(tmp_root), "%s/td-source-dir-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(tmp_root))
-		die("mkdtemp");
+	check_tmpdir(tmp_root, sizeof(tmp_root), "source-dir");
 
 	test_open();
 	test_walk();

@@ -1,6 +1,5 @@
 /* Git source: a repository built here with the git command, two tags, a
  * bare clone; entries, ids and content checked against git itself. */
-#define _XOPEN_SOURCE 700
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -526,18 +525,8 @@ static void test_blobs_read_counter(void)
 
 int main(void)
 {
-	const char *base = getenv("TMPDIR");
-	char *real;
-
-	snprintf(tmp, sizeof(tmp), "%s/td-git-XXXXXX", base && *base ? base : "/tmp");
-	if (!mkdtemp(tmp)) {
-		perror("mkdtemp");
-		return 1;
-	}
-	/* Roots are canonical: compare with the resolved path. */
-	real = realpath(tmp, NULL);
-	snprintf(tmp, sizeof(tmp), "%s", real);
-	free(real);
+	/* Roots are canonical: check_tmpdir gives the resolved path. */
+	check_tmpdir(tmp, sizeof(tmp), "git");
 	snprintf(repo, sizeof(repo), "%s/repo", tmp);
 	snprintf(bare, sizeof(bare), "%s/bare.git", tmp);
 	if (build_fixture()) {

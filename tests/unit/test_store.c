@@ -1322,13 +1322,7 @@ static void test_add_scan(void)
 
 int main(void)
 {
-	const char *base = getenv("TMPDIR");
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/td-store-XXXXXX", base && *base ? base : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	check_tmpdir(tmpdir, sizeof(tmpdir), "store");
 	test_round_trip();
 	test_dedupe_append_match();
 	test_links_match();

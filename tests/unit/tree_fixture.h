@@ -89,12 +89,7 @@ static char fx_dir[4096];
 
 static inline void fx_tmpdir(void)
 {
-	const char *base = getenv("TMPDIR");
-	snprintf(fx_dir, sizeof(fx_dir), "%s/td-fixture-XXXXXX", base && *base ? base : "/tmp");
-	if (!mkdtemp(fx_dir)) {
-		perror("mkdtemp");
-		exit(1);
-	}
+	check_tmpdir(fx_dir, sizeof(fx_dir), "fixture");
 }
 
 static inline void fx_cleanup(const char *db) /* db: a path under fx_dir */
