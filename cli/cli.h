@@ -70,6 +70,9 @@ void cli_warn(const char *fmt, ...)
 /* Strict number parsing; 0 on success. */
 int cli_parse_uint(const char *s, unsigned long long max, unsigned long long *out);
 int cli_parse_double(const char *s, double *out);
+/* A distance or score option (--NAME N, 0 to 100000) into *out; -1 after a
+ * message. */
+int cli_parse_score(const char *name, const char *arg, int *out);
 
 /* Subcommands: each gets argv with argv[0] = its name. */
 typedef struct cli_cmd {

@@ -57,15 +57,6 @@ static int globs_add(globs_t *g, const char *s)
 	return 0;
 }
 
-static int parse_threshold(const char *name, const char *arg, int *out)
-{
-	unsigned long long v;
-	if (cli_parse_uint(arg, 100000, &v))
-		return cli_error("--%s takes a whole number, not '%s'", name, arg), -1;
-	*out = (int)v;
-	return 0;
-}
-
 /* Exit status: 1 when there is drift (or, with --fail-on, a file of that
  * class or worse), else 0. */
 static int drift_status(const td_result_t *r, td_class_t fail_on)
@@ -211,13 +202,13 @@ int cmd_compare(int argc, char **argv)
 		} else if (!strcmp(name, "target-label")) {
 			lo.target_label = a;
 		} else if (!strcmp(name, "clean-below")) {
-			if (parse_threshold(name, a, &co.thresholds.clean_below))
+			if (cli_parse_score(name, a, &co.thresholds.clean_below))
 				goto out;
 		} else if (!strcmp(name, "dirty-above")) {
-			if (parse_threshold(name, a, &co.thresholds.dirty_above))
+			if (cli_parse_score(name, a, &co.thresholds.dirty_above))
 				goto out;
 		} else if (!strcmp(name, "added-distance")) {
-			if (parse_threshold(name, a, &co.added_distance))
+			if (cli_parse_score(name, a, &co.added_distance))
 				goto out;
 		} else if (!strcmp(name, "no-length")) {
 			co.len_diff = 0;

@@ -223,3 +223,13 @@ int cli_parser_stop(int opt, int *rc)
 		return 0;
 	return 1;
 }
+
+int cli_parse_score(const char *name, const char *arg, int *out)
+{
+	unsigned long long v;
+
+	if (cli_parse_uint(arg, 100000, &v))
+		return cli_error("--%s takes a whole number, not '%s'", name, arg), -1;
+	*out = (int)v;
+	return 0;
+}

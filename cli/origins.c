@@ -13,14 +13,11 @@ void cli_origins_init(cli_origins_t *o)
 
 int cli_origins_opt(cli_origins_t *o, const char *name, const char *arg)
 {
-	unsigned long long v;
-
 	if (!strcmp(name, "find-copies")) {
 		o->opts.find_copies = 1;
 	} else if (!strcmp(name, "copy-threshold")) {
-		if (cli_parse_uint(arg, 100000, &v))
-			return cli_error("--copy-threshold takes a whole number, not '%s'", arg), -1;
-		o->opts.copy_threshold = (int)v;
+		if (cli_parse_score(name, arg, &o->opts.copy_threshold))
+			return -1;
 	} else if (!strcmp(name, "no-origins")) {
 		o->enabled = 0;
 	} else {
