@@ -30,26 +30,34 @@ static void side_release(side_t *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int load_db(td_tree_t **out, const char *path, const char *label, td_error_t *err)
+/* Load a version of the database at path. With keep, a handle in *keep is
+ * used instead of opening path, and one opened here is left in *keep. */
+static int load_db(td_tree_t **out, td_db_t **keep, const char *path, const char *label,
+		   td_error_t *err)
 {
-	td_db_t *db = NULL;
-	int rc = td_db_open(&db, path, err);
+	td_db_t *db = keep ? *keep : NULL;
+	int rc;
 
-	if (!rc)
-		rc = td_db_load(db, label, out, err);
-	td_db_free(db);
+	if (!db && (rc = td_db_open(&db, path, err)))
+		return rc;
+	rc = td_db_load(db, label, out, err);
+	if (keep)
+		*keep = db;
+	else
+		td_db_free(db);
 	return rc;
 }
 
-/* Open a side: a database is loaded whole; a source is listed only. */
-static int side_open(side_t *s, const char *spec, const char *label, const td_load_opts_t *o,
-		     td_scan_stats_t *stats, td_error_t *err)
+/* Open a side: a database is loaded whole; a source is listed only. keep
+ * (may be NULL): see load_db. */
+static int side_open(side_t *s, td_db_t **keep, const char *spec, const char *label,
+		     const td_load_opts_t *o, td_scan_stats_t *stats, td_error_t *err)
 {
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	if (td_spec_is_db(spec))
-		return load_db(&s->tree, spec, label, err);
+	if ((keep && *keep) || td_spec_is_db(spec))
+		return load_db(&s->tree, keep, spec, label, err);
 	if ((rc = td_source_open(&s->src, spec, &o->source, err)))
 		return rc;
 	if ((rc = td_scan_list(&s->tree, s->src, &o->scan, stats, err)))
@@ -72,7 +80,7 @@ int td_load_tree(td_tree_t **out, const char *spec, const char *label, const td_
 		td_load_opts_init(&defaults);
 		opts = &defaults;
 	}
-	rc = side_open(&s, spec, label, opts, stats, err);
+	rc = side_open(&s, NULL, spec, label, opts, stats, err);
 	if (!rc && s.src) {
 		if (opts->scan.reuse) {
 			size_t n = td_scan_reuse(s.tree, opts->scan.reuse);
@@ -176,9 +184,10 @@ static int digest_side(side_t *s, const td_load_opts_t *o, td_scan_stats_t *stat
 	return td_scan_digest(s->tree, s->src, s->need, &o->scan, stats, err);
 }
 
-int td_load_pair(td_tree_t **upstream_out, td_tree_t **target_out, const char *upstream_spec,
-		 const char *target_spec, const td_load_opts_t *opts, td_scan_stats_t *stats,
-		 td_error_t *err)
+/* td_load_pair and td_load_pair_db; upstream_db may be NULL. */
+static int load_pair(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t **upstream_db,
+		     const char *upstream_spec, const char *target_spec, const td_load_opts_t *opts,
+		     td_scan_stats_t *stats, td_error_t *err)
 {
 	td_load_opts_t defaults;
 	side_t u, t;
@@ -190,8 +199,8 @@ int td_load_pair(td_tree_t **upstream_out, td_tree_t **target_out, const char *u
 		td_load_opts_init(&defaults);
 		opts = &defaults;
 	}
-	if ((rc = side_open(&u, upstream_spec, opts->upstream_label, opts, stats, err)) ||
-	    (rc = side_open(&t, target_spec, opts->target_label, opts, stats, err)))
+	if ((rc = side_open(&u, upstream_db, upstream_spec, opts->upstream_label, opts, stats, err)) ||
+	    (rc = side_open(&t, NULL, target_spec, opts->target_label, opts, stats, err)))
 		goto out;
 	if (t.src) {
 		size_t n = td_scan_reuse(t.tree, u.tree);
@@ -211,4 +220,23 @@ out:
 	side_release(&u);
 	side_release(&t);
 	return rc;
+}
+
+int td_load_pair(td_tree_t **upstream_out, td_tree_t **target_out, const char *upstream_spec,
+		 const char *target_spec, const td_load_opts_t *opts, td_scan_stats_t *stats,
+		 td_error_t *err)
+{
+	return load_pair(upstream_out, target_out, NULL, upstream_spec, target_spec, opts, stats, err);
+}
+
+int td_load_pair_db(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t **upstream_db,
+		    const char *upstream_spec, const char *target_spec, const td_load_opts_t *opts,
+		    td_scan_stats_t *stats, td_error_t *err)
+{
+	if (!upstream_db) {
+		*upstream_out = *target_out = NULL;
+		return td_error_set(err, TD_EINVAL, "no place for the upstream database handle");
+	}
+	return load_pair(upstream_out, target_out, upstream_db, upstream_spec, target_spec, opts, stats,
+			 err);
 }

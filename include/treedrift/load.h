@@ -8,6 +8,7 @@
 #include "treedrift/common.h"
 #include "treedrift/scan.h"
 #include "treedrift/source.h"
+#include "treedrift/store.h"
 #include "treedrift/tree.h"
 
 #ifdef __cplusplus
@@ -41,6 +42,18 @@ int td_load_tree(td_tree_t **out, const char *spec, const char *label, const td_
 int td_load_pair(td_tree_t **upstream_out, td_tree_t **target_out, const char *upstream_spec,
 		 const char *target_spec, const td_load_opts_t *opts, td_scan_stats_t *stats,
 		 td_error_t *err);
+
+/* td_load_pair that keeps an upstream database open for the stages after the
+ * comparison (td_origin_versions) and for further pairs, so that a run opens
+ * it once. When *upstream_db is NULL and upstream_spec names a database, it
+ * is opened, upstream is loaded from it, and *upstream_db gets the handle;
+ * when *upstream_db is set (by an earlier call), upstream is loaded from
+ * that handle and upstream_spec is not opened again. *upstream_db stays
+ * NULL when upstream is a source. The caller frees *upstream_db with
+ * td_db_free(), after an error too; the trees as with td_load_pair. */
+int td_load_pair_db(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t **upstream_db,
+		    const char *upstream_spec, const char *target_spec, const td_load_opts_t *opts,
+		    td_scan_stats_t *stats, td_error_t *err);
 
 #ifdef __cplusplus
 }

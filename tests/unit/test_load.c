@@ -1,0 +1,160 @@
+/* Load: td_load_pair_db keeps the upstream database it opened, and loads
+ * from a handle it is given instead of opening the path again. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "tree_fixture.h"
+#include "treedrift/compare.h"
+#include "treedrift/load.h"
+#include "treedrift/origin.h"
+
+static char db_path[4200], tgt_dir[4200];
+
+static void write_file(const char *dir, const char *name, const char *data, size_t len)
+{
+	char path[4400];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	CHECK((f = fopen(path, "wb")) != NULL);
+	if (!f)
+		return;
+	CHECK(fwrite(data, 1, len, f) == len);
+	CHECK(fclose(f) == 0);
+}
+
+static void write_text(const char *dir, const char *name, uint64_t seed, size_t n)
+{
+	char *s = fx_text(seed, n);
+	write_file(dir, name, s, n);
+	free(s);
+}
+
+/* v1 and v2: same.c alike in both, back.c changed in v2; the target
+ * directory holds same.c and v2's back.c. */
+static void make_fixture(void)
+{
+	const char *labels[] = { "v1", "v2" };
+
+	fx_tmpdir();
+	snprintf(db_path, sizeof(db_path), "%s/up.db", fx_dir);
+	snprintf(tgt_dir, sizeof(tgt_dir), "%s/tgt", fx_dir);
+	for (int v = 0; v < 2; v++) {
+		td_tree_t *t = fx_tree(labels[v]);
+		fx_add_text(t, "same.c", 1, 3000);
+		fx_add_text(t, "back.c", 20 + (uint64_t)v, 3000);
+		fx_db_add(db_path, t);
+		td_tree_free(t);
+	}
+	CHECK(mkdir(tgt_dir, 0755) == 0);
+	write_text(tgt_dir, "same.c", 1, 3000);
+	write_text(tgt_dir, "back.c", 21, 3000);
+}
+
+static void remove_fixture(void)
+{
+	char path[4400];
+
+	snprintf(path, sizeof(path), "%s/same.c", tgt_dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/back.c", tgt_dir);
+	unlink(path);
+	rmdir(tgt_dir);
+	fx_cleanup(db_path);
+}
+
+static const td_change_t *change(const td_result_t *r, const char *path)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const td_file_t *f = r->changes[i].target ? r->changes[i].target : r->changes[i].upstream;
+		if (!strcmp(f->path, path))
+			return &r->changes[i];
+	}
+	return NULL;
+}
+
+/* The handle the load opened serves td_origin_versions and a second
+ * load after the database file is gone: nothing opens the path again. */
+static void test_keeps_handle(void)
+{
+	td_load_opts_t lo;
+	td_error_t err = { 0 };
+	td_db_t *db = NULL;
+	td_tree_t *up = NULL, *tgt = NULL;
+	td_result_t *r = NULL;
+	size_t marked = 0;
+
+	make_fixture();
+	td_load_opts_init(&lo);
+	lo.upstream_label = "v1";
+	CHECK(td_load_pair_db(&up, &tgt, &db, db_path, tgt_dir, &lo, NULL, &err) == 0);
+	CHECK(db != NULL);
+	CHECK_STR(up->meta.label, "v1");
+	/* Put something that is not a database where it was. */
+	CHECK(unlink(db_path) == 0);
+	write_file(fx_dir, "up.db", "not a database\n", 15);
+	CHECK(td_compare(&r, up, tgt, NULL, &err) == 0);
+	CHECK_STR(r->base_version, "v1");
+	CHECK(td_origin_versions(r, db, &marked, &err) == 0);
+	CHECK_INT(marked, 1);
+	CHECK_STR(change(r, "back.c")->matches_version, "v2");
+	td_result_free(r);
+	r = NULL;
+
+	/* Opening the path now fails; loading from the handle does not. */
+	up = tgt = NULL;
+	lo.upstream_label = "v2";
+	CHECK(td_load_pair(&up, &tgt, db_path, tgt_dir, &lo, NULL, &err) != 0);
+	CHECK(!up && !tgt);
+	CHECK(td_load_pair_db(&up, &tgt, &db, db_path, tgt_dir, &lo, NULL, &err) == 0);
+	CHECK(up && tgt);
+	if (up && tgt) {
+		CHECK_STR(up->meta.label, "v2");
+		CHECK(td_compare(&r, up, tgt, NULL, &err) == 0);
+		CHECK_INT(r->totals.mismatched, 0);
+		td_result_free(r);
+	}
+	td_db_free(db);
+	remove_fixture();
+}
+
+/* Errors: a label the database lacks still hands over the handle (the
+ * caller frees it); a source upstream leaves it NULL; no place for it is
+ * an error. */
+static void test_edges(void)
+{
+	td_load_opts_t lo;
+	td_error_t err = { 0 };
+	td_db_t *db = NULL;
+	td_tree_t *up = NULL, *tgt = NULL;
+
+	make_fixture();
+	td_load_opts_init(&lo);
+	lo.upstream_label = "v9";
+	CHECK_INT(td_load_pair_db(&up, &tgt, &db, db_path, tgt_dir, &lo, NULL, &err), TD_ENOTFOUND);
+	CHECK(db != NULL);
+	CHECK(!up && !tgt);
+	td_db_free(db);
+	db = NULL;
+
+	td_load_opts_init(&lo);
+	CHECK(td_load_pair_db(&up, &tgt, &db, tgt_dir, tgt_dir, &lo, NULL, &err) == 0);
+	CHECK(db == NULL);
+	td_tree_free(up);
+	td_tree_free(tgt);
+
+	up = tgt = NULL;
+	CHECK_INT(td_load_pair_db(&up, &tgt, NULL, db_path, tgt_dir, &lo, NULL, &err), TD_EINVAL);
+	CHECK(!up && !tgt);
+	remove_fixture();
+}
+
+int main(void)
+{
+	test_keeps_handle();
+	test_edges();
+	return check_finish();
+}
