@@ -117,22 +117,22 @@ static int write_report(const char *output, const td_result_t *r, int fmt, const
 }
 
 /* --base auto: rank the versions of the upstream database for the target
- * (read in full) and load the best one. *label gets a copy of its label. */
-static int load_auto_base(td_tree_t **up, td_tree_t **tgt, char **label, const char *db_spec,
-			  const char *target_spec, td_load_opts_t *lo, int quiet)
+ * (read in full) and load the best one. *label gets a copy of its label,
+ * *db the open database (freed by the caller, also on error). */
+static int load_auto_base(td_tree_t **up, td_tree_t **tgt, char **label, td_db_t **db,
+			  const char *db_spec, const char *target_spec, td_load_opts_t *lo, int quiet)
 {
 	td_error_t err = { 0 };
 	td_base_opts_t bo;
 	td_base_result_t *b = NULL;
-	td_db_t *db = NULL;
 	int rc;
 
 	td_base_opts_init(&bo);
 	if (!td_spec_is_db(db_spec))
 		return cli_error("--base auto needs an upstream database, not '%s'", db_spec);
-	if ((rc = td_db_open(&db, db_spec, &err)) ||
+	if ((rc = td_db_open(db, db_spec, &err)) ||
 	    (rc = td_load_tree(tgt, target_spec, lo->target_label, lo, NULL, &err)) ||
-	    (rc = td_base_rank(&b, db, *tgt, &bo, &err)))
+	    (rc = td_base_rank(&b, *db, *tgt, &bo, &err)))
 		goto out;
 	if (b->ambiguous && !quiet)
 		cli_warn("the base is ambiguous: %s or %s (see treedrift base); comparing against %s",
@@ -141,12 +141,11 @@ static int load_auto_base(td_tree_t **up, td_tree_t **tgt, char **label, const c
 		rc = cli_error("out of memory");
 		goto out;
 	}
-	rc = td_db_load(db, *label, up, &err);
+	rc = td_db_load(*db, *label, up, &err);
 out:
 	if (rc && err.msg[0])
 		cli_lib_error(&err);
 	td_base_result_free(b);
-	td_db_free(db);
 	return rc ? CLI_EXIT_ERROR : 0;
 }
 
@@ -162,6 +161,7 @@ int cmd_compare(int argc, char **argv)
 	int fmt = TD_FORMAT_TEXT, quiet = 0, show_stats = 0, rc = CLI_EXIT_ERROR, opt;
 	td_class_t fail_on = TD_CLASS_NONE;
 	td_tree_t *up = NULL, *tgt = NULL;
+	td_db_t *up_db = NULL;
 	td_result_t *r = NULL;
 	td_scan_stats_t stats = { 0 };
 	cli_progress_t prog;
@@ -274,11 +274,11 @@ int cmd_compare(int argc, char **argv)
 	lo.scan.progress_ctx = &prog;
 	cli_origins_setup(&origins, &lo);
 	if (lo.upstream_label && !strcmp(lo.upstream_label, "auto")) {
-		int bad = load_auto_base(&up, &tgt, &auto_label, p.argv[0], p.argv[1], &lo, quiet);
+		int bad = load_auto_base(&up, &tgt, &auto_label, &up_db, p.argv[0], p.argv[1], &lo, quiet);
 		cli_progress_done(&prog);
 		if (bad)
 			goto out;
-	} else if (td_load_pair(&up, &tgt, p.argv[0], p.argv[1], &lo, &stats, &err)) {
+	} else if (td_load_pair_db(&up, &tgt, &up_db, p.argv[0], p.argv[1], &lo, &stats, &err)) {
 		cli_progress_done(&prog);
 		cli_lib_error(&err);
 		goto out;
@@ -296,7 +296,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	/* origins change scores, so they come before the policy's risk */
-	if (cli_origins_find(&origins, r, p.argv[0]) || cli_kernel_annotate(&kernel, r, &view))
+	if (cli_origins_find(&origins, r, up_db) || cli_kernel_annotate(&kernel, r, &view))
 		goto out;
 	if (write_report(output, r, fmt, &view))
 		goto out;
@@ -308,6 +308,7 @@ out:
 	}
 	free(auto_label);
 	td_result_free(r);
+	td_db_free(up_db);
 	cli_kernel_release(&kernel);
 	free(inc.v);
 	free(exc.v);

@@ -86,6 +86,7 @@ int cmd_trend(int argc, char **argv)
 	char deftitle[512];
 	int quiet = 0, rc = CLI_EXIT_ERROR, opt;
 	td_trend_point_t *pts = NULL;
+	td_db_t *up_db = NULL;  /* an upstream database, opened once for all targets */
 	size_t n = 0;
 
 	cli_load_opts_init(&lo);
@@ -135,13 +136,13 @@ int cmd_trend(int argc, char **argv)
 		cli_progress_init(&prog, "reading", quiet);
 		lo.scan.progress = cli_progress_cb;
 		lo.scan.progress_ctx = &prog;
-		e = td_load_pair(&up, &tgt, p.argv[0], p.argv[i], &lo, &stats, &err);
+		e = td_load_pair_db(&up, &tgt, &up_db, p.argv[0], p.argv[i], &lo, &stats, &err);
 		cli_progress_done(&prog);
 		if (e || td_compare(&r, up, tgt, &co, &err)) {
 			cli_lib_error(&err);
 			goto out;
 		}
-		if (cli_origins_find(&origins, r, p.argv[0])) {
+		if (cli_origins_find(&origins, r, up_db)) {
 			td_result_free(r);
 			goto out;
 		}
@@ -171,6 +172,7 @@ out:
 	for (size_t i = 0; i < n; i++)
 		td_trend_point_release(&pts[i]);
 	free(pts);
+	td_db_free(up_db);
 	cli_parser_release(&p);
 	return rc;
 }

@@ -33,18 +33,13 @@ void cli_origins_setup(cli_origins_t *o, td_load_opts_t *lo)
 	o->opts.threads = lo->scan.jobs;
 }
 
-int cli_origins_find(cli_origins_t *o, td_result_t *r, const char *upstream_spec)
+int cli_origins_find(cli_origins_t *o, td_result_t *r, td_db_t *upstream_db)
 {
 	td_error_t err = { 0 };
-	td_db_t *db = NULL;
 	int rc = 0;
 
-	if (td_spec_is_db(upstream_spec) && r->base_version) {
-		rc = td_db_open(&db, upstream_spec, &err);
-		if (!rc)
-			rc = td_origin_versions(r, db, NULL, &err);
-		td_db_free(db);
-	}
+	if (upstream_db && r->base_version)
+		rc = td_origin_versions(r, upstream_db, NULL, &err);
 	if (!rc && o->enabled)
 		rc = td_origin_find(r, &o->opts, NULL, &err);
 	return rc ? cli_lib_error(&err) : 0;

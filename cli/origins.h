@@ -23,8 +23,9 @@ void cli_origins_init(cli_origins_t *o);
 int cli_origins_opt(cli_origins_t *o, const char *name, const char *arg);
 /* What the load must digest of upstream for the search, and its threads. */
 void cli_origins_setup(cli_origins_t *o, td_load_opts_t *lo);
-/* After td_compare: other versions of a multi-version upstream database,
- * then moves and copies. 0, or CLI_EXIT_ERROR after a message. */
-int cli_origins_find(cli_origins_t *o, td_result_t *r, const char *upstream_spec);
+/* After td_compare: other versions of a multi-version upstream database
+ * (upstream_db, the handle the load kept open; NULL when upstream is a
+ * source), then moves and copies. 0, or CLI_EXIT_ERROR after a message. */
+int cli_origins_find(cli_origins_t *o, td_result_t *r, td_db_t *upstream_db);
 
 #endif
