@@ -108,6 +108,9 @@ static void print_json(const td_version_t *v, size_t nv, const td_tree_t *t)
 				printf(", \"link_target\": ");
 				td_json_string(stdout, f->link_target, f->link_len);
 			}
+			/* what scan and compare warn about (cli_warn_skipped) */
+			if (f->type == TD_ENTRY_SYMLINK)
+				printf(", \"link_outside\": %s", f->skip_detail ? "true" : "false");
 			if (f->type == TD_ENTRY_SKIPPED) {
 				json_kv_str(stdout, "skip_reason", f->skip_reason, 1);
 				json_kv_str(stdout, "skip_detail", f->skip_detail, 1);
