@@ -131,3 +131,14 @@ void cli_progress_done(cli_progress_t *p);
 void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet);
 /* Quote a path for stderr: control bytes, backslash and non-UTF-8 as C escapes. */
 void cli_fput_path(FILE *f, const char *path, size_t len);
+
+/* The versions of a database in the one layout that `treedrift versions` and
+ * `treedrift show` share (cmd_versions.c). db_bytes: the database file's size,
+ * from cli_db_bytes() (0 when it cannot be read). */
+#include "treedrift/store.h"
+uint64_t cli_db_bytes(const char *path);
+/* A table with a header line, then "N versions, database B bytes". */
+void cli_versions_text(FILE *f, const td_version_t *v, size_t nv, uint64_t db_bytes);
+/* The members "database_bytes" and "versions" of a JSON object, without its
+ * braces, so that a command can add members of its own. */
+void cli_versions_json(FILE *f, const td_version_t *v, size_t nv, uint64_t db_bytes);

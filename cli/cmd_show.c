@@ -1,4 +1,5 @@
-/* treedrift show: a database's versions and the entries of one of them. */
+/* treedrift show: a database's versions (in the layout of treedrift versions,
+ * cmd_versions.c) and the entries of one of them. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -24,15 +25,9 @@ static const char *type_name(td_entry_type_t t)
 	return "unknown";
 }
 
-static void print_text(const td_version_t *v, size_t nv, const td_tree_t *t)
+static void print_text(const td_version_t *v, size_t nv, uint64_t db_bytes, const td_tree_t *t)
 {
-	printf("versions: %zu\n", nv);
-	for (size_t i = 0; i < nv; i++)
-		printf("  %s\t%" PRIu64 " files\t%" PRIu64 " bytes\t%s\t%s\t%s\n",
-		       v[i].meta.label ? v[i].meta.label : "", v[i].file_count, v[i].total_bytes,
-		       v[i].meta.scanned_at ? v[i].meta.scanned_at : "",
-		       v[i].meta.source_kind ? v[i].meta.source_kind : "",
-		       v[i].meta.root ? v[i].meta.root : "");
+	cli_versions_text(stdout, v, nv, db_bytes);
 	if (!t)
 		return;
 	printf("\nversion %s: %zu entries\n", t->meta.label ? t->meta.label : "", t->count);
@@ -69,19 +64,10 @@ static void json_kv_str(FILE *f, const char *key, const char *val, int comma)
 		fputs("null", f);
 }
 
-static void print_json(const td_version_t *v, size_t nv, const td_tree_t *t)
+static void print_json(const td_version_t *v, size_t nv, uint64_t db_bytes, const td_tree_t *t)
 {
-	printf("{\"schema\": 1, \"versions\": [");
-	for (size_t i = 0; i < nv; i++) {
-		printf("%s{", i ? ", " : "");
-		json_kv_str(stdout, "label", v[i].meta.label, 0);
-		json_kv_str(stdout, "root", v[i].meta.root, 1);
-		json_kv_str(stdout, "source_kind", v[i].meta.source_kind, 1);
-		json_kv_str(stdout, "scanned_at", v[i].meta.scanned_at, 1);
-		json_kv_str(stdout, "tool_version", v[i].meta.tool_version, 1);
-		printf(", \"files\": %" PRIu64 ", \"bytes\": %" PRIu64 "}", v[i].file_count, v[i].total_bytes);
-	}
-	printf("]");
+	printf("{\"schema\": 1, ");
+	cli_versions_json(stdout, v, nv, db_bytes);
 	if (t) {
 		printf(",\n \"label\": ");
 		td_json_string(stdout, t->meta.label ? t->meta.label : "", t->meta.label ? strlen(t->meta.label) : 0);
@@ -108,6 +94,9 @@ static void print_json(const td_version_t *v, size_t nv, const td_tree_t *t)
 				printf(", \"link_target\": ");
 				td_json_string(stdout, f->link_target, f->link_len);
 			}
+			/* what scan and compare warn about (cli_warn_skipped) */
+			if (f->type == TD_ENTRY_SYMLINK)
+				printf(", \"link_outside\": %s", f->skip_detail ? "true" : "false");
 			if (f->type == TD_ENTRY_SKIPPED) {
 				json_kv_str(stdout, "skip_reason", f->skip_reason, 1);
 				json_kv_str(stdout, "skip_detail", f->skip_detail, 1);
@@ -131,7 +120,7 @@ int cmd_show(int argc, char **argv)
 	td_tree_t *t = NULL;
 
 	if (cli_parser_init(&p, show_opts, "treedrift show [options] DB",
-			    "Print the versions of database DB and the entries of one version.", argc, argv))
+			    "Print the versions of database DB, as treedrift versions does, and the entries of one version.", argc, argv))
 		return cli_error("out of memory");
 	while ((opt = cli_parser_next(&p)) >= 0) {
 		const char *name = show_opts[opt].name;
@@ -159,9 +148,9 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	}
 	if (json)
-		print_json(v, nv, t);
+		print_json(v, nv, cli_db_bytes(p.argv[0]), t);
 	else
-		print_text(v, nv, t);
+		print_text(v, nv, cli_db_bytes(p.argv[0]), t);
 	rc = fflush(stdout) ? cli_error("unable to write the output") : CLI_EXIT_SAME;
 out:
 	td_tree_free(t);

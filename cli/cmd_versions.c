@@ -17,7 +17,14 @@ static const char *or_dash(const char *s)
 	return s && *s ? s : "-";
 }
 
-static void print_text(const td_version_t *v, size_t nv, uint64_t db_bytes)
+uint64_t cli_db_bytes(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
+}
+
+void cli_versions_text(FILE *f, const td_version_t *v, size_t nv, uint64_t db_bytes)
 {
 	int w = (int)strlen("LABEL");
 
@@ -26,40 +33,40 @@ static void print_text(const td_version_t *v, size_t nv, uint64_t db_bytes)
 		if (n > w)
 			w = n;
 	}
-	printf("%-*s %8s %14s %-7s %-20s %s\n", w, "LABEL", "FILES", "BYTES", "SOURCE", "SCANNED", "ROOT");
+	fprintf(f, "%-*s %8s %14s %-7s %-20s %s\n", w, "LABEL", "FILES", "BYTES", "SOURCE", "SCANNED", "ROOT");
 	for (size_t i = 0; i < nv; i++) {
-		printf("%-*s %8" PRIu64 " %14" PRIu64 " %-7s %-20s ", w, or_dash(v[i].meta.label),
-		       v[i].file_count, v[i].total_bytes, or_dash(v[i].meta.source_kind),
-		       or_dash(v[i].meta.scanned_at));
-		cli_fput_path(stdout, or_dash(v[i].meta.root), strlen(or_dash(v[i].meta.root)));
-		putchar('\n');
+		fprintf(f, "%-*s %8" PRIu64 " %14" PRIu64 " %-7s %-20s ", w, or_dash(v[i].meta.label),
+			v[i].file_count, v[i].total_bytes, or_dash(v[i].meta.source_kind),
+			or_dash(v[i].meta.scanned_at));
+		cli_fput_path(f, or_dash(v[i].meta.root), strlen(or_dash(v[i].meta.root)));
+		fputc('\n', f);
 	}
-	printf("%zu version%s, database %" PRIu64 " bytes\n", nv, nv == 1 ? "" : "s", db_bytes);
+	fprintf(f, "%zu version%s, database %" PRIu64 " bytes\n", nv, nv == 1 ? "" : "s", db_bytes);
 }
 
-static void json_str(const char *key, const char *val)
+static void json_str(FILE *f, const char *key, const char *val)
 {
-	printf(", \"%s\": ", key);
+	fprintf(f, ", \"%s\": ", key);
 	if (val)
-		td_json_string(stdout, val, strlen(val));
+		td_json_string(f, val, strlen(val));
 	else
-		fputs("null", stdout);
+		fputs("null", f);
 }
 
-static void print_json(const td_version_t *v, size_t nv, uint64_t db_bytes)
+void cli_versions_json(FILE *f, const td_version_t *v, size_t nv, uint64_t db_bytes)
 {
-	printf("{\"schema\": 1, \"database_bytes\": %" PRIu64 ", \"versions\": [", db_bytes);
+	fprintf(f, "\"database_bytes\": %" PRIu64 ", \"versions\": [", db_bytes);
 	for (size_t i = 0; i < nv; i++) {
-		printf("%s\n  {\"index\": %zu", i ? "," : "", i);
-		json_str("label", v[i].meta.label);
-		printf(", \"files\": %" PRIu64 ", \"bytes\": %" PRIu64, v[i].file_count, v[i].total_bytes);
-		json_str("source_kind", v[i].meta.source_kind);
-		json_str("root", v[i].meta.root);
-		json_str("scanned_at", v[i].meta.scanned_at);
-		json_str("tool_version", v[i].meta.tool_version);
-		putchar('}');
+		fprintf(f, "%s\n  {\"index\": %zu", i ? "," : "", i);
+		json_str(f, "label", v[i].meta.label);
+		fprintf(f, ", \"files\": %" PRIu64 ", \"bytes\": %" PRIu64, v[i].file_count, v[i].total_bytes);
+		json_str(f, "source_kind", v[i].meta.source_kind);
+		json_str(f, "root", v[i].meta.root);
+		json_str(f, "scanned_at", v[i].meta.scanned_at);
+		json_str(f, "tool_version", v[i].meta.tool_version);
+		fputc('}', f);
 	}
-	printf("%s]}\n", nv ? "\n" : "");
+	fprintf(f, "%s]", nv ? "\n" : "");
 }
 
 int cmd_versions(int argc, char **argv)
@@ -69,7 +76,6 @@ int cmd_versions(int argc, char **argv)
 	td_db_t *db = NULL;
 	td_version_t *v = NULL;
 	size_t nv = 0;
-	struct stat st;
 	int json = 0, rc = CLI_EXIT_ERROR, opt;
 
 	if (cli_parser_init(&p, versions_opts, "treedrift versions [options] DB",
@@ -95,12 +101,13 @@ int cmd_versions(int argc, char **argv)
 		cli_lib_error(&err);
 		goto out;
 	}
-	if (stat(p.argv[0], &st))
-		st.st_size = 0;
-	if (json)
-		print_json(v, nv, (uint64_t)st.st_size);
-	else
-		print_text(v, nv, (uint64_t)st.st_size);
+	if (json) {
+		fputs("{\"schema\": 1, ", stdout);
+		cli_versions_json(stdout, v, nv, cli_db_bytes(p.argv[0]));
+		fputs("}\n", stdout);
+	} else {
+		cli_versions_text(stdout, v, nv, cli_db_bytes(p.argv[0]));
+	}
 	rc = fflush(stdout) ? cli_error("unable to write the output") : CLI_EXIT_SAME;
 out:
 	td_versions_free(v, nv);

@@ -121,6 +121,43 @@ int td_report_utf8_valid(const char *s, size_t len)
 	return 1;
 }
 
+static void put_octal_walk(FILE *f, unsigned char b, td_report_put_fn put)
+{
+	put(f, '\\');
+	put(f, (unsigned char)('0' + (b >> 6)));
+	put(f, (unsigned char)('0' + ((b >> 3) & 7)));
+	put(f, (unsigned char)('0' + (b & 7)));
+}
+
+void td_report_escape_walk(FILE *f, const char *s, size_t len, td_report_put_fn put)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (len) {
+		uint32_t cp;
+		size_t n = td_report_utf8_next(p, len, &cp);
+
+		if (!n) {
+			put_octal_walk(f, *p, put);
+			p++;
+			len--;
+			continue;
+		}
+		if (cp == '\\' || cp == '\t' || cp == '\n' || cp == '\r') {
+			put(f, '\\');
+			put(f, cp == '\\' ? '\\' : cp == '\t' ? 't' : cp == '\n' ? 'n' : 'r');
+		} else if (td_report_unsafe_code_point(cp)) {
+			for (size_t i = 0; i < n; i++)
+				put_octal_walk(f, p[i], put);
+		} else {
+			for (size_t i = 0; i < n; i++)
+				put(f, p[i]);
+		}
+		p += n;
+		len -= n;
+	}
+}
+
 int td_report_unsafe_code_point(uint32_t cp)
 {
 	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c ||

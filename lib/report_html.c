@@ -24,46 +24,23 @@
 #define HIST_BIN 10        /* distance units per bar */
 #define HIST_BINS 41       /* the last bar holds every distance >= 400 */
 
-static void put_octal(FILE *f, unsigned char b)
+/* One byte of C-escaped text, with & < > " ' as entities. */
+static void html_char(FILE *f, unsigned char c)
 {
-	fprintf(f, "\\%03o", b);
+	switch (c) {
+	case '&': fputs("&amp;", f); break;
+	case '<': fputs("&lt;", f); break;
+	case '>': fputs("&gt;", f); break;
+	case '"': fputs("&quot;", f); break;
+	case '\'': fputs("&#39;", f); break;
+	default: fputc(c, f);
+	}
 }
 
 /* s HTML-escaped (also fit for XML): text and attribute values alike. */
 void td_report_html_text(FILE *f, const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (len) {
-		uint32_t cp;
-		size_t n = td_report_utf8_next(p, len, &cp);
-
-		if (!n) {
-			put_octal(f, *p);
-			p++;
-			len--;
-			continue;
-		}
-		switch (cp) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (td_report_unsafe_code_point(cp))
-				for (size_t i = 0; i < n; i++)
-					put_octal(f, p[i]);
-			else
-				fwrite(p, 1, n, f);
-		}
-		p += n;
-		len -= n;
-	}
+	td_report_escape_walk(f, s, len, html_char);
 }
 
 static void html_cstr(FILE *f, const char *s)

@@ -40,6 +40,18 @@ size_t td_report_utf8_next(const unsigned char *s, size_t len, uint32_t *cp);
  * what is there (U+061C, U+200E-U+200F, U+2028-U+202E, U+2066-U+2069). */
 int td_report_unsafe_code_point(uint32_t cp);
 
+/* Receives one character of escaped text at a time (a byte), and writes it to
+ * f escaped for its format (HTML entities, Markdown backslashes). */
+typedef void (*td_report_put_fn)(FILE *f, unsigned char c);
+
+/* s with C escapes, as the HTML and Markdown reports show text: each byte
+ * that is not well-formed UTF-8 and each byte of a code point that
+ * td_report_unsafe_code_point() names as \ooo, a backslash as \\, tab,
+ * newline and CR as \t \n \r, the rest as it is. Each byte of the result goes
+ * to put(f, byte), in order: an escape's bytes are ASCII (a backslash,
+ * digits, letters) and a safe character's bytes go as they are. */
+void td_report_escape_walk(FILE *f, const char *s, size_t len, td_report_put_fn put);
+
 /* 1 when all of s[0..len) is well-formed UTF-8. */
 int td_report_utf8_valid(const char *s, size_t len);
 

@@ -13,6 +13,8 @@
 #include "report_impl.h"
 #include "internal.h"
 
+/* One byte of C-escaped text, with a backslash before each character that
+ * could start markup or end a table cell. */
 static void md_char(FILE *f, unsigned char c)
 {
 	if (strchr("\\`*_[]<>|&~$", c) && c)
@@ -20,45 +22,9 @@ static void md_char(FILE *f, unsigned char c)
 	fputc(c, f);
 }
 
-static void md_octal(FILE *f, unsigned char b)
-{
-	char buf[8];
-	snprintf(buf, sizeof(buf), "\\%03o", b);
-	for (const char *p = buf; *p; p++)
-		md_char(f, (unsigned char)*p);
-}
-
 static void md_text(FILE *f, const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (len) {
-		uint32_t cp;
-		size_t n = td_report_utf8_next(p, len, &cp);
-
-		if (!n) {
-			md_octal(f, *p);
-			p++;
-			len--;
-			continue;
-		}
-		if (cp == '\\') {
-			md_char(f, '\\');
-			md_char(f, '\\');
-		} else if (cp == '\n' || cp == '\t' || cp == '\r') {
-			md_char(f, '\\');
-			fputc(cp == '\n' ? 'n' : cp == '\t' ? 't' : 'r', f);
-		} else if (td_report_unsafe_code_point(cp)) {
-			for (size_t i = 0; i < n; i++)
-				md_octal(f, p[i]);
-		} else if (n == 1) {
-			md_char(f, *p);
-		} else {
-			fwrite(p, 1, n, f);
-		}
-		p += n;
-		len -= n;
-	}
+	td_report_escape_walk(f, s, len, md_char);
 }
 
 static void md_cstr(FILE *f, const char *s)

@@ -60,10 +60,16 @@ grep -q ' e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 too_s
 grep -q ' too_short 49-bytes$' "$TMP/show" && ok || fail "49-byte file: too short for TLSH"
 grep -q 'skipped .* sparse-4g (too_large)$' "$TMP/show" && ok || fail "sparse file not too_large"
 grep -q ' T1.* deep/d\{200\}/.*/leaf.txt$' "$TMP/show" && ok || fail "deep leaf not digested"
-check_eq "entries" "$(grep -c '^[01]' "$TMP/show")" 20
+check_eq "entries" "$(grep -cE '^[01][0-7]{5} ' "$TMP/show")" 20
 grep -q "loop-a" "$TMP/err" && fail "an in-tree symlink loop was warned about" || ok
 # nothing outside the tree was read: no entry beyond the tree's own
 grep -q 'passwd-link ->' "$TMP/show" && ! grep -q 'root:' "$TMP/show" && ok || fail "a link was followed"
+"$TD" show -f json "$TMP/h.db" | python3 -c '
+import json, sys
+e = {f["path"]: f for f in json.load(sys.stdin)["entries"]}
+assert e["passwd-link"]["link_outside"] is True and e["up-link"]["link_outside"] is True, e
+assert e["loop-a"]["link_outside"] is False and "link_outside" not in e["empty"], e' \
+	&& ok || fail "show -f json: link_outside"
 s=0; "$TD" check -q "$TMP/h.db" || s=$?
 check_eq "check of the hostile database" "$s" 0
 
@@ -170,6 +176,8 @@ for w in "skipped '../escape.txt': unsafe_path" "skipped 'abs.txt': unsafe_path"
 	 "skipped 'hard': link_escape" "symlink 'abs-link' points outside the tree: /etc/passwd"; do
 	grep -qF "$w" "$TMP/err" && ok || fail "archive warning '$w' missing: $(cat "$TMP/err")"
 done
+"$TD" show -f json "$TMP/evil.db" | grep -qF '"link_target": "/etc/passwd", "link_outside": true}' \
+	&& ok || fail "show -f json: archive link_outside"
 [ ! -e "$TMP/escape.txt" ] && [ ! -e /abs.txt ] && ok || fail "an archive member was written out"
 
 # memory stays bounded by the number of files, not their size: a 64 MiB

@@ -629,6 +629,32 @@ static void test_helpers(void)
 	CHECK_INT(td_format_parse(NULL), -1);
 }
 
+/* Brackets each byte the walker hands on, so that the test sees the calls. */
+static void put_bracketed(FILE *f, unsigned char c)
+{
+	fprintf(f, "[%c]", c);
+}
+
+static void test_escape_walk(void)
+{
+	static const char in[] = "a\\\t\n\r\a\xff\xc3\xa9\xe2\x80\xae\x7f\xe2\x82";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	td_report_escape_walk(f, in, sizeof(in) - 1, put_bracketed);
+	fclose(f);
+	/* backslash, tab, newline, CR as C escapes; BEL, an invalid byte, U+202E
+	 * (each of its bytes), DEL and a truncated sequence (each byte) as \ooo;
+	 * the well-formed e-acute as its two bytes */
+	CHECK_STR(buf, "[a][\\][\\][\\][t][\\][n][\\][r][\\][0][0][7][\\][3][7][7][\xc3][\xa9]"
+		       "[\\][3][4][2][\\][2][0][0][\\][2][5][6][\\][1][7][7][\\][3][4][2][\\][2][0][2]");
+	free(buf);
+}
+
 /* ---- text ----------------------------------------------------------- */
 
 static int has_line_starting(const char *text, const char *prefix)
@@ -1017,6 +1043,7 @@ int main(void)
 
 	test_view();
 	test_helpers();
+	test_escape_walk();
 	test_text();
 	test_json();
 	test_csv();
