@@ -14,11 +14,12 @@
 struct td_kbuild_result {
 	td_kbmap_t objects;   /* sets: values unused */
 	td_kbmap_t sources;
+	td_kbmap_t included;  /* sources only #included by built ones */
 	td_kbmap_t dirs;
 	td_kbmap_t strings;   /* interned file names that warnings point to */
 	td_kbmap_t seen_warnings;
-	char **object_list, **source_list, **dir_list;
-	size_t object_count, source_count, dir_count;
+	char **object_list, **source_list, **dir_list, **included_list;
+	size_t object_count, source_count, dir_count, included_count;
 	td_kbuild_warning_t *warnings;
 	size_t warning_count, warning_cap, warning_total;
 };
@@ -1587,6 +1588,123 @@ static int resolve_sources(kb_ctx_t *ctx)
 	return sorted_keys(&r->sources, &r->source_list, &r->source_count);
 }
 
+/* The file name of a quoted `#include "name"` on the line s[0..len), or 0. */
+static int quoted_include(const char *s, size_t len, const char **name, size_t *name_len)
+{
+	size_t i = 0, start;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= len || s[i++] != '#')
+		return 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (len - i < 7 || memcmp(s + i, "include", 7))
+		return 0;
+	i += 7;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= len || s[i++] != '"')
+		return 0;
+	start = i;
+	while (i < len && s[i] != '"')
+		i++;
+	if (i >= len || i == start)
+		return 0;
+	*name = s + start;
+	*name_len = i - start;
+	return 1;
+}
+
+/* Follow one quoted include of a .c/.S file from `from`: resolved against
+ * its directory and kept when it stays inside the tree, exists, and is not
+ * known yet; then queued. */
+static int add_included(kb_ctx_t *ctx, const char *from, const char *name, size_t nl,
+			char ***queue, size_t *queue_len, size_t *queue_cap)
+{
+	td_kbuild_result_t *r = ctx->r;
+	const char *slash = strrchr(from, '/');
+	size_t dl = slash ? (size_t)(slash - from) + 1 : 0, pl;
+	td_kbmap_slot_t *slot;
+	char *path;
+	int added, rc = TD_OK;
+
+	if (name[0] == '/' || !(ends_with(name, nl, ".c") || ends_with(name, nl, ".S")))
+		return TD_OK;
+	if (!(path = malloc(dl + nl + 1)))
+		return TD_ENOMEM;
+	memcpy(path, from, dl);
+	memcpy(path + dl, name, nl);
+	pl = kb_path_normalize(path, dl + nl);
+	path[pl] = '\0';
+	if ((pl == 2 && !memcmp(path, "..", 2)) || (pl > 2 && !memcmp(path, "../", 3)) ||
+	    td_kbmap_find(&r->sources, path, pl) || td_kbmap_find(&r->included, path, pl) ||
+	    !ctx->io->exists || ctx->io->exists(ctx->io->ctx, path) <= 0)
+		goto out;
+	if (!(slot = td_kbmap_insert(&r->included, path, pl, &added)) ||
+	    td_grow((void **)queue, queue_cap, *queue_len + 1, sizeof(char *))) {
+		rc = TD_ENOMEM;
+		goto out;
+	}
+	(*queue)[(*queue_len)++] = slot->key;
+out:
+	free(path);
+	return rc;
+}
+
+/* Sources never compiled on their own but #included (quoted, as a .c or .S
+ * name) by a built source, transitively: e.g. arch/x86/mm/ident_map.c in
+ * arch/x86/boot/compressed/ident_map_64.c. Each file is read once (the
+ * queue holds what is new), at most TD_KBUILD_MAX_FILE_BYTES of it; a file
+ * the tree cannot give (an archive keeps no sources) is skipped. */
+static int resolve_included(kb_ctx_t *ctx)
+{
+	td_kbuild_result_t *r = ctx->r;
+	char **queue = NULL;
+	size_t queue_len = 0, queue_cap = 0;
+	int rc = TD_OK;
+
+	for (size_t i = 0; i < r->source_count; i++) {
+		const char *s = r->source_list[i];
+		if (!ends_with(s, strlen(s), ".c") && !ends_with(s, strlen(s), ".S"))
+			continue;
+		if (td_grow((void **)&queue, &queue_cap, queue_len + 1, sizeof(char *))) {
+			rc = TD_ENOMEM;
+			goto out;
+		}
+		queue[queue_len++] = r->source_list[i];
+	}
+	for (size_t q = 0; q < queue_len; q++) {
+		const char *from = queue[q];
+		char *data = NULL;
+		size_t len = 0;
+
+		if ((rc = read_tree_file(ctx, from, &data, &len)) == TD_ENOTFOUND) {
+			rc = TD_OK;
+			continue;
+		}
+		if (rc)
+			goto out;
+		if (len > TD_KBUILD_MAX_FILE_BYTES)
+			len = TD_KBUILD_MAX_FILE_BYTES;
+		for (size_t i = 0; i < len && !rc;) {
+			const char *nl = memchr(data + i, '\n', len - i), *name;
+			size_t ll = nl ? (size_t)(nl - (data + i)) : len - i, name_len;
+			if (quoted_include(data + i, ll, &name, &name_len))
+				rc = add_included(ctx, from, name, name_len, &queue, &queue_len,
+						  &queue_cap);
+			i += ll + 1;
+		}
+		free(data);
+		if (rc)
+			goto out;
+	}
+	rc = sorted_keys(&r->included, &r->included_list, &r->included_count);
+out:
+	free(queue);
+	return rc;
+}
+
 /* Objects the top Makefile and scripts/link-vmlinux.sh compile with the
  * target compiler outside the Kbuild walk: scripts/mod (modules_prepare's
  * "$(build)=scripts/mod": empty.o, for modpost) and the link stage's
@@ -1672,7 +1790,7 @@ int td_kbuild_eval(td_kbuild_result_t **out, const td_kconfig_t *cfg, const char
 		goto out;
 	if ((rc = sorted_keys(&r->objects, &r->object_list, &r->object_count)) ||
 	    (rc = sorted_keys(&r->dirs, &r->dir_list, &r->dir_count)) ||
-	    (rc = resolve_sources(&ctx)))
+	    (rc = resolve_sources(&ctx)) || (rc = resolve_included(&ctx)))
 		goto out;
 	*out = r;
 	r = NULL;
@@ -1701,11 +1819,13 @@ void td_kbuild_result_free(td_kbuild_result_t *r)
 	free(r->object_list);
 	free(r->source_list);
 	free(r->dir_list);
+	free(r->included_list);
 	for (size_t i = 0; i < r->objects.cap; i++)
 		if (r->objects.slots[i].key)
 			free(r->objects.slots[i].value);
 	td_kbmap_release(&r->objects);
 	td_kbmap_release(&r->sources);
+	td_kbmap_release(&r->included);
 	td_kbmap_release(&r->dirs);
 	td_kbmap_release(&r->strings);
 	td_kbmap_release(&r->seen_warnings);
@@ -1720,6 +1840,16 @@ size_t td_kbuild_source_count(const td_kbuild_result_t *r)
 const char *td_kbuild_source(const td_kbuild_result_t *r, size_t i)
 {
 	return r && i < r->source_count ? r->source_list[i] : NULL;
+}
+
+size_t td_kbuild_included_count(const td_kbuild_result_t *r)
+{
+	return r ? r->included_count : 0;
+}
+
+const char *td_kbuild_included(const td_kbuild_result_t *r, size_t i)
+{
+	return r && i < r->included_count ? r->included_list[i] : NULL;
 }
 
 size_t td_kbuild_object_count(const td_kbuild_result_t *r)
@@ -1763,5 +1893,6 @@ int td_kbuild_is_built(const td_kbuild_result_t *r, const char *path, size_t len
 		return TD_KBUILD_SUPPORT;
 	if (!(ends_with(path, len, ".c") || ends_with(path, len, ".S") || ends_with(path, len, ".rs")))
 		return TD_KBUILD_SUPPORT;
-	return r && td_kbmap_find(&r->sources, path, len) ? TD_KBUILD_BUILT : TD_KBUILD_NOT_BUILT;
+	return r && (td_kbmap_find(&r->sources, path, len) || td_kbmap_find(&r->included, path, len))
+		? TD_KBUILD_BUILT : TD_KBUILD_NOT_BUILT;
 }

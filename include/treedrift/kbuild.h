@@ -87,6 +87,13 @@ void td_kbuild_result_free(td_kbuild_result_t *r);
 size_t td_kbuild_source_count(const td_kbuild_result_t *r);
 const char *td_kbuild_source(const td_kbuild_result_t *r, size_t i);
 
+/* Sources not compiled on their own but #included by a built .c/.S file
+ * (quoted includes of .c/.S names, relative to the including file,
+ * followed transitively, kept inside the tree), sorted, borrowed as above;
+ * none of them is among td_kbuild_source(). */
+size_t td_kbuild_included_count(const td_kbuild_result_t *r);
+const char *td_kbuild_included(const td_kbuild_result_t *r, size_t i);
+
 /* Every object compiled, sorted, including those whose source is generated
  * during the build (e.g. x509.asn1.o) and so has no file in the tree. */
 size_t td_kbuild_object_count(const td_kbuild_result_t *r);
@@ -111,9 +118,10 @@ enum {
 };
 
 /* TD_KBUILD_BUILT, TD_KBUILD_NOT_BUILT or TD_KBUILD_SUPPORT for path (tree
- * relative, len bytes). The suffix alone decides between source and support,
- * so a .c file that is only #included by another (e.g. lib/decompress_*.c in
- * a boot stub) or built only as a host tool is TD_KBUILD_NOT_BUILT. */
+ * relative, len bytes). The suffix alone decides between source and support.
+ * A source among td_kbuild_source() or td_kbuild_included() (e.g.
+ * lib/decompress_*.c in a boot stub) is TD_KBUILD_BUILT; one built only as
+ * a host tool is TD_KBUILD_NOT_BUILT. */
 int td_kbuild_is_built(const td_kbuild_result_t *r, const char *path, size_t len);
 
 /* The parser alone: a Makefile's text split into logical statements, with no

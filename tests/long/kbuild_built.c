@@ -1,4 +1,4 @@
-/* kbuild_built TREE CONFIG ARCH [objects|sources|warnings|dirs]
+/* kbuild_built TREE CONFIG ARCH [objects|sources|included|warnings|dirs]
  *
  * Prints what td_kbuild_eval() derives for a kernel tree on disk, one path a
  * line: the objects (default), the source files, the warnings, or the
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 	size_t len = 0;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: kbuild_built TREE CONFIG ARCH [objects|sources|warnings|dirs]\n");
+		fprintf(stderr, "usage: kbuild_built TREE CONFIG ARCH [objects|sources|included|warnings|dirs]\n");
 		return 2;
 	}
 	if (read_whole(argv[2], &data, &len)) {
@@ -107,6 +107,9 @@ int main(int argc, char **argv)
 	if (!strcmp(what, "sources")) {
 		for (size_t i = 0; i < td_kbuild_source_count(r); i++)
 			puts(td_kbuild_source(r, i));
+	} else if (!strcmp(what, "included")) {
+		for (size_t i = 0; i < td_kbuild_included_count(r); i++)
+			puts(td_kbuild_included(r, i));
 	} else if (!strcmp(what, "warnings")) {
 		for (size_t i = 0; i < td_kbuild_warning_count(r); i++) {
 			const td_kbuild_warning_t *w = td_kbuild_warning(r, i);
@@ -119,8 +122,9 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < td_kbuild_object_count(r); i++)
 			puts(td_kbuild_object(r, i));
 	}
-	fprintf(stderr, "kbuild_built: %zu objects, %zu sources, %zu directories, %zu warnings\n",
-		td_kbuild_object_count(r), td_kbuild_source_count(r), td_kbuild_dir_count(r),
+	fprintf(stderr, "kbuild_built: %zu objects, %zu sources, %zu included, %zu directories, "
+		"%zu warnings\n", td_kbuild_object_count(r), td_kbuild_source_count(r),
+		td_kbuild_included_count(r), td_kbuild_dir_count(r),
 		td_kbuild_warning_total(r));
 	td_kbuild_result_free(r);
 	td_kconfig_free(cfg);

@@ -1052,6 +1052,49 @@ static void test_is_built(void)
 	tree_release(&t);
 }
 
+/* Sources only #included by a built one count as built, transitively;
+ * cycles end, includes leaving the tree, <...> includes, headers and
+ * missing files are not followed. */
+static void test_included_sources(void)
+{
+	mem_tree_t t = { 0 };
+	td_kbuild_result_t *r;
+
+	tree_add(&t, "Makefile", "# top\n");
+	tree_add(&t, "top/Makefile", "obj-y += a.o\n");
+	tree_add(&t, "top/a.c", "#include <linux/x.c>\n"
+		 "#include \"sub/b.c\"\n"
+		 "  #  include \"../c.c\" /* up one */\n"
+		 "#include \"../../outside.c\"\n"
+		 "#include \"h.h\"\n"
+		 "#include \"missing.c\"\n"
+		 "#include \"sub/b.c\"\n");
+	tree_add(&t, "top/sub/b.c", "#include \"d.c\"\n#include \"../a.c\"\n");
+	tree_add(&t, "top/sub/d.c", "#include \"e.c\"\n");
+	tree_add(&t, "top/sub/e.c", "#include \"d.c\"\n"); /* cycle */
+	tree_add(&t, "c.c", "int c;\n");
+	tree_add(&t, "top/h.h", "#include \"hidden.c\"\n");
+	tree_touch(&t, "top/hidden.c linux/x.c top/linux/x.c top/lone.c outside.c");
+	r = eval_text(&t, "obj-y += top/\n", "");
+	CHECK_INT(td_kbuild_source_count(r), 1);
+	CHECK_STR(td_kbuild_source(r, 0), "top/a.c");
+	CHECK_INT(td_kbuild_included_count(r), 4);
+	CHECK_STR(td_kbuild_included(r, 0), "c.c");
+	CHECK_STR(td_kbuild_included(r, 1), "top/sub/b.c");
+	CHECK_STR(td_kbuild_included(r, 2), "top/sub/d.c");
+	CHECK_STR(td_kbuild_included(r, 3), "top/sub/e.c");
+	CHECK(td_kbuild_included(r, 4) == NULL);
+	CHECK(has_src(r, "top/sub/e.c"));
+	CHECK(has_src(r, "c.c"));
+	CHECK(!has_src(r, "top/hidden.c"));
+	CHECK(!has_src(r, "top/linux/x.c"));
+	CHECK(!has_src(r, "linux/x.c"));
+	CHECK(!has_src(r, "top/lone.c"));
+	CHECK(!has_src(r, "outside.c"));
+	td_kbuild_result_free(r);
+	tree_release(&t);
+}
+
 static int fail_read_file(void *ctx, const char *path, char **data, size_t *len)
 {
 	(void)ctx; (void)path; (void)data; (void)len;
@@ -1184,6 +1227,7 @@ int main(void)
 	test_outside_kbuild();
 	test_rules_and_recipes();
 	test_is_built();
+	test_included_sources();
 	test_errors();
 	test_real_snippets();
 	return check_finish();
