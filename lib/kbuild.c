@@ -1653,10 +1653,11 @@ out:
 }
 
 /* Sources never compiled on their own but #included (quoted, as a .c or .S
- * name) by a built source, transitively: e.g. arch/x86/mm/ident_map.c in
- * arch/x86/boot/compressed/ident_map_64.c. Each file is read once (the
- * queue holds what is new), at most TD_KBUILD_MAX_FILE_BYTES of it; a file
- * the tree cannot give (an archive keeps no sources) is skipped. */
+ * name) by a built source, transitively: e.g. arch/x86/mm/ident_map.c, in
+ * arch/x86/mm/init_64.c. Each file is read once (the queue holds what is
+ * new), at most TD_KBUILD_MAX_FILE_BYTES of it; a file the tree cannot give
+ * (an archive keeps no sources) is skipped. #if is not evaluated, so an
+ * include under a disabled option counts too. */
 static int resolve_included(kb_ctx_t *ctx)
 {
 	td_kbuild_result_t *r = ctx->r;
