@@ -80,15 +80,11 @@ int td_load_tree(td_tree_t **out, const char *spec, const char *label, const td_
 		td_load_opts_init(&defaults);
 		opts = &defaults;
 	}
-	rc = side_open(&s, NULL, spec, label, opts, stats, err);
-	if (!rc && s.src) {
-		if (opts->scan.reuse) {
-			size_t n = td_scan_reuse(s.tree, opts->scan.reuse);
-			if (stats)
-				stats->files_reused += n;
-		}
-		rc = td_scan_digest(s.tree, s.src, NULL, &opts->scan, stats, err);
-	}
+	memset(&s, 0, sizeof(s));
+	if (td_spec_is_db(spec))
+		rc = load_db(&s.tree, NULL, spec, label, err);
+	else if (!(rc = td_source_open(&s.src, spec, &opts->source, err)))
+		rc = td_scan(&s.tree, s.src, &opts->scan, stats, err);
 	if (!rc) {
 		*out = s.tree;
 		s.tree = NULL;

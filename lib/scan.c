@@ -1,8 +1,11 @@
-/* The scan pipeline. Random-access sources (directories, git) are listed
- * first, then a pool of workers takes files by index from a shared counter
- * and writes each digest into its own slot, so the result is in path order
- * whatever the thread count. Sequential sources (archives) are read by one
- * thread that hands each file's bytes to the workers through a bounded queue. */
+/* The scan pipeline. A random-access source (a directory, git) is walked
+ * on the calling thread while a pool of workers reads and digests what is
+ * already listed: entries go into a listing whose slots never move, each
+ * worker takes the next slot from a shared counter and writes the digest
+ * into that slot, and a writer may store every slot as soon as it is
+ * final. The tree handed back is sorted, so the result does not depend on
+ * the thread count. Sequential sources (archives) are read by one thread
+ * that hands each file's bytes to the workers through a bounded queue. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -91,21 +94,166 @@ static void report_progress(const td_scan_opts_t *opts, progress_t *p)
 			       atomic_load(&p->bytes_done), p->bytes_total);
 }
 
-/* ---- random access: workers over an index list ---- */
+/* ---- the listing: entries at addresses that stay put ---- */
+
+/* Segment k holds LISTING_SEG0 << k slots: a handful of segments hold any
+ * real tree, and no slot moves while the listing grows. */
+#define LISTING_SEG0 4096
+#define LISTING_SEGS 40
+/* A sleeping worker is woken at least this often while the listing grows,
+ * and at once for a file that needs reading. */
+#define LISTING_WAKE_EVERY 256
+
+typedef struct slot {
+	td_file_t f;
+	unsigned char want;   /* td_need_t: what the workers compute */
+	atomic_uchar final;   /* f is done with: digested, skipped, or nothing to do */
+} slot_t;
+
+struct td_listing {
+	td_tree_t *tree;      /* the meta; the entries once taken */
+	slot_t *seg[LISTING_SEGS];
+	unsigned nseg;
+	size_t cap;           /* slots allocated */
+	_Atomic size_t count; /* slots published */
+	atomic_int complete;  /* no slot will be added */
+};
+
+static slot_t *slot_at(const td_listing_t *l, size_t i)
+{
+	size_t b = i / LISTING_SEG0 + 1;
+	unsigned k = 0;
+
+	while (b >> (k + 1))
+		k++;
+	return &l->seg[k][i - LISTING_SEG0 * (((size_t)1 << k) - 1)];
+}
+
+static int fill_meta(td_tree_t *tree, td_source_t *src);
+static int sort_and_merge_duplicates(td_tree_t *tree);
+
+int td_listing_new(td_listing_t **out, td_source_t *src)
+{
+	td_listing_t *l = calloc(1, sizeof(*l));
+
+	*out = NULL;
+	if (!l)
+		return TD_ENOMEM;
+	if (td_tree_new(&l->tree) || fill_meta(l->tree, src)) {
+		td_listing_free(l);
+		return TD_ENOMEM;
+	}
+	*out = l;
+	return TD_OK;
+}
+
+void td_listing_free(td_listing_t *l)
+{
+	size_t n;
+
+	if (!l)
+		return;
+	n = atomic_load(&l->count);
+	for (size_t i = 0; i < n; i++)
+		td_file_release(&slot_at(l, i)->f);
+	for (unsigned k = 0; k < l->nseg; k++)
+		free(l->seg[k]);
+	td_tree_free(l->tree);
+	free(l);
+}
+
+td_tree_t *td_listing_tree(td_listing_t *l)
+{
+	return l->tree;
+}
+
+size_t td_listing_count(const td_listing_t *l)
+{
+	return atomic_load_explicit(&l->count, memory_order_acquire);
+}
+
+int td_listing_complete(const td_listing_t *l)
+{
+	return atomic_load(&l->complete);
+}
+
+int td_listing_final(const td_listing_t *l, size_t i)
+{
+	return i < td_listing_count(l) &&
+	       atomic_load_explicit(&slot_at(l, i)->final, memory_order_acquire);
+}
+
+const td_file_t *td_listing_at(const td_listing_t *l, size_t i)
+{
+	return &slot_at(l, i)->f;
+}
+
+/* Publish f (moved in) as the next slot, wanting want. Only one thread
+ * adds; any may read the slots below count. */
+static int listing_add(td_listing_t *l, td_file_t *f, td_need_t want, size_t *index)
+{
+	size_t n = atomic_load_explicit(&l->count, memory_order_relaxed);
+	slot_t *s;
+
+	if (n == l->cap) {
+		size_t len = (size_t)LISTING_SEG0 << l->nseg;
+		if (l->nseg == LISTING_SEGS || !(l->seg[l->nseg] = td_malloc_array(len, sizeof(slot_t))))
+			return TD_ENOMEM;
+		l->nseg++;
+		l->cap += len;
+	}
+	s = slot_at(l, n);
+	s->f = *f;
+	memset(f, 0, sizeof(*f));
+	s->want = (unsigned char)want;
+	atomic_init(&s->final, 0);
+	*index = n;
+	atomic_store(&l->count, n + 1);
+	return TD_OK;
+}
+
+/* Move the entries into the listing's tree, sorted, and hand it over. */
+static int listing_take(td_listing_t *l, td_tree_t **out)
+{
+	td_tree_t *tree = l->tree;
+	size_t n = atomic_load(&l->count);
+	void *files = tree->files;
+	int rc;
+
+	*out = NULL;
+	if (td_grow(&files, &tree->cap, tree->count + n, sizeof(td_file_t)))
+		return TD_ENOMEM;
+	tree->files = files;
+	for (size_t i = 0; i < n; i++)
+		tree->files[tree->count++] = slot_at(l, i)->f;
+	for (unsigned k = 0; k < l->nseg; k++) {
+		free(l->seg[k]);
+		l->seg[k] = NULL;
+	}
+	l->nseg = 0;
+	l->cap = 0;
+	atomic_store(&l->count, 0);
+	if ((rc = sort_and_merge_duplicates(tree)))
+		return rc;
+	l->tree = NULL;
+	*out = tree;
+	return TD_OK;
+}
+
+/* ---- the worker pool over a listing ---- */
 
 typedef struct pool {
-	td_tree_t *tree;
+	td_listing_t *l;
 	td_source_t *src;
-	const uint8_t *need;
-	size_t *todo;
-	size_t ntodo;
 	_Atomic size_t next;
 	_Atomic int failed;
+	_Atomic unsigned sleepers;  /* workers waiting for the listing to grow */
 	_Atomic uint64_t files_read;
 	_Atomic uint64_t bytes_read;
 	const td_scan_opts_t *opts;
 	progress_t progress;
 	pthread_mutex_t lock;
+	pthread_cond_t listed;      /* the listing grew or ended */
 	pthread_cond_t done_cond;
 	unsigned running;
 	td_error_t err;
@@ -113,9 +261,11 @@ typedef struct pool {
 	void *done_ctx;
 } pool_t;
 
-static int sink_digest(void *ctx, const void *data, size_t len)
+static void pool_wake(pool_t *p)
 {
-	return td_digester_update(ctx, data, len);
+	pthread_mutex_lock(&p->lock);
+	pthread_cond_broadcast(&p->listed);
+	pthread_mutex_unlock(&p->lock);
 }
 
 static void pool_fail(pool_t *p, const td_error_t *e, int rc)
@@ -127,6 +277,45 @@ static void pool_fail(pool_t *p, const td_error_t *e, int rc)
 	}
 	pthread_mutex_unlock(&p->lock);
 	atomic_store(&p->failed, 1);
+	pool_wake(p);
+}
+
+/* Wait until slot k is listed: 1, or 0 when the listing ended without it.
+ * A worker counts itself a sleeper before it looks at count, and the
+ * lister looks at sleepers after it raised count (both sequentially
+ * consistent), so a wake-up is never lost. */
+static int pool_wait_listed(pool_t *p, size_t k)
+{
+	if (k < td_listing_count(p->l))
+		return 1;
+	pthread_mutex_lock(&p->lock);
+	atomic_fetch_add(&p->sleepers, 1);
+	while (k >= atomic_load(&p->l->count) && !atomic_load(&p->l->complete) &&
+	       !atomic_load(&p->failed))
+		pthread_cond_wait(&p->listed, &p->lock);
+	atomic_fetch_sub(&p->sleepers, 1);
+	pthread_mutex_unlock(&p->lock);
+	return k < td_listing_count(p->l);
+}
+
+/* Slot index is final: tell the writer. */
+static void slot_finish(pool_t *p, size_t index)
+{
+	atomic_store_explicit(&slot_at(p->l, index)->final, 1, memory_order_release);
+	if (p->done)
+		p->done(p->done_ctx, index);
+}
+
+static void file_done(pool_t *p, const td_file_t *f, size_t index)
+{
+	atomic_fetch_add(&p->progress.files_done, 1);
+	atomic_fetch_add(&p->progress.bytes_done, f->size_bytes);
+	slot_finish(p, index);
+}
+
+static int sink_digest(void *ctx, const void *data, size_t len)
+{
+	return td_digester_update(ctx, data, len);
 }
 
 static int digest_one(pool_t *p, td_digester_t *dg, td_file_t *f, td_need_t want)
@@ -160,6 +349,7 @@ static int digest_one(pool_t *p, td_digester_t *dg, td_file_t *f, td_need_t want
 typedef struct lane {
 	td_digester_t *dg;
 	td_file_t *f;
+	size_t index;
 	uint8_t *data;
 	size_t len, off, cap;
 } lane_t;
@@ -179,22 +369,15 @@ static int sink_lane(void *ctx, const void *data, size_t len)
 	return TD_OK;
 }
 
-static void file_done(pool_t *p, const td_file_t *f)
-{
-	atomic_fetch_add(&p->progress.files_done, 1);
-	atomic_fetch_add(&p->progress.bytes_done, f->size_bytes);
-	if (p->done)
-		p->done(p->done_ctx, (size_t)(f - p->tree->files));
-}
-
 /* Read f into the lane. 1: it is there; 0: it was skipped meanwhile. */
-static int lane_fill(pool_t *p, lane_t *l, td_file_t *f)
+static int lane_fill(pool_t *p, lane_t *l, td_file_t *f, size_t index)
 {
 	const char *reason = NULL;
 	td_error_t e = { 0 };
 	int rc;
 
 	l->f = f;
+	l->index = index;
 	l->len = l->off = 0;
 	rc = td_source_read(p->src, f, sink_lane, l, &reason, &e);
 	atomic_fetch_add(&p->files_read, 1);
@@ -205,7 +388,7 @@ static int lane_fill(pool_t *p, lane_t *l, td_file_t *f)
 			pool_fail(p, &e, rc);
 			return rc;
 		}
-		file_done(p, f);
+		file_done(p, f, index);
 		return 0;
 	}
 	if (rc) {
@@ -230,34 +413,36 @@ static int lane_finish(pool_t *p, lane_t *l)
 	}
 	atomic_fetch_add(&p->bytes_read, d.size_bytes);
 	set_digest(l->f, &d);
-	file_done(p, l->f);
+	file_done(p, l->f, l->index);
 	l->f = NULL;
 	return TD_OK;
 }
 
 /* The next file for this worker: small ones that need TLSH go to a free
  * lane, the others are digested on the spot. Returns 1 when a lane was
- * filled, 0 when the list is done, or an error. */
+ * filled, 0 when the listing is done, or an error. */
 static int pool_next(pool_t *p, td_digester_t *dg, lane_t *l)
 {
 	while (!atomic_load(&p->failed) && !canceled(p->opts)) {
 		size_t k = atomic_fetch_add(&p->next, 1);
 		td_need_t want;
-		td_file_t *f;
+		slot_t *s;
 		int rc;
 
-		if (k >= p->ntodo)
+		if (!pool_wait_listed(p, k))
 			return 0;
-		f = &p->tree->files[p->todo[k]];
-		want = p->need ? p->need[p->todo[k]] : TD_NEED_FULL;
-		if (want == TD_NEED_FULL && f->size_bytes <= LANE_LIMIT_BYTES) {
-			if ((rc = lane_fill(p, l, f)))
+		s = slot_at(p->l, k);
+		want = (td_need_t)s->want;
+		if (want == TD_NEED_NONE)
+			continue;
+		if (want == TD_NEED_FULL && s->f.size_bytes <= LANE_LIMIT_BYTES) {
+			if ((rc = lane_fill(p, l, &s->f, k)))
 				return rc;
 			continue;
 		}
-		if ((rc = digest_one(p, dg, f, want)))
+		if ((rc = digest_one(p, dg, &s->f, want)))
 			return rc;
-		file_done(p, f);
+		file_done(p, &s->f, k);
 	}
 	return 0;
 }
@@ -377,19 +562,90 @@ static void pool_wait(pool_t *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
+static void pool_init(pool_t *p, td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts,
+		      td_file_done_fn done, void *done_ctx)
+{
+	memset(p, 0, sizeof(*p));
+	p->l = l;
+	p->src = src;
+	p->opts = opts;
+	p->done = done;
+	p->done_ctx = done_ctx;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->listed, NULL);
+	pthread_cond_init(&p->done_cond, NULL);
+}
+
+static void pool_destroy(pool_t *p)
+{
+	pthread_cond_destroy(&p->done_cond);
+	pthread_cond_destroy(&p->listed);
+	pthread_mutex_destroy(&p->lock);
+}
+
+/* Start up to n workers into threads[]; *started says how many did. */
+static int pool_start(pool_t *p, pthread_t *threads, unsigned n, unsigned *started, td_error_t *err)
+{
+	unsigned i = 0;
+
+	p->running = n;
+	for (; i < n; i++)
+		if (pthread_create(&threads[i], NULL, pool_worker, p))
+			break;
+	pthread_mutex_lock(&p->lock);
+	p->running -= n - i;
+	pthread_mutex_unlock(&p->lock);
+	*started = i;
+	return i ? TD_OK : td_error_set(err, TD_ENOMEM, "unable to start worker threads");
+}
+
+/* Wait for the workers to drain the listing (which must be complete or be
+ * completed meanwhile) and gather what they did. */
+static int pool_join(pool_t *p, pthread_t *threads, unsigned started, td_scan_stats_t *stats,
+		     td_error_t *err)
+{
+	int rc = TD_OK;
+
+	pool_wait(p);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	report_progress(p->opts, &p->progress);
+	if (p->err.code) {
+		if (err)
+			*err = p->err;
+		rc = p->err.code;
+	} else if (canceled(p->opts)) {
+		rc = td_error_set(err, TD_ECANCELED, "scan canceled");
+	}
+	if (stats) {
+		stats->files_read += atomic_load(&p->files_read);
+		stats->bytes_read += atomic_load(&p->bytes_read);
+	}
+	return rc;
+}
+
+/* The listing holds what is to be read; digest it on the pool. */
+static int pool_run_listed(pool_t *p, unsigned nthreads, td_scan_stats_t *stats, td_error_t *err)
+{
+	pthread_t *threads = td_malloc_array(nthreads, sizeof(pthread_t));
+	unsigned started = 0;
+	int rc;
+
+	if (!threads)
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	if (!(rc = pool_start(p, threads, nthreads, &started, err)))
+		rc = pool_join(p, threads, started, stats, err);
+	free(threads);
+	return rc;
+}
+
 int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 		   const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err)
 {
-	return td_scan_digest_notify(tree, src, need, opts, stats, err, NULL, NULL);
-}
-
-int td_scan_digest_notify(td_tree_t *tree, td_source_t *src, const uint8_t *need,
-			  const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err,
-			  td_file_done_fn done, void *done_ctx)
-{
+	td_listing_t l;
 	pool_t p;
-	pthread_t *threads = NULL;
-	unsigned nthreads, started = 0;
+	size_t ntodo = 0, moved;
+	unsigned nthreads;
 	int rc = TD_OK;
 
 	if (!td_source_random_access(src)) {
@@ -400,79 +656,35 @@ int td_scan_digest_notify(td_tree_t *tree, td_source_t *src, const uint8_t *need
 				return td_error_set(err, TD_EINVAL,
 						    "'%s' cannot be read again: archives are read once",
 						    td_source_root(src));
-		for (size_t i = 0; done && i < tree->count; i++)
-			done(done_ctx, i);
 		return TD_OK;
 	}
-	memset(&p, 0, sizeof(p));
-	p.tree = tree;
-	p.src = src;
-	p.need = need;
-	p.opts = opts;
-	p.done = done;
-	p.done_ctx = done_ctx;
-	p.todo = td_malloc_array(tree->count, sizeof(size_t));
-	if (!p.todo)
-		return td_error_set(err, TD_ENOMEM, "out of memory");
-	for (size_t i = 0; i < tree->count; i++) {
-		if (already_done(&tree->files[i], need ? need[i] : TD_NEED_FULL)) {
-			if (done)
-				done(done_ctx, i);
-			continue;
-		}
-		p.todo[p.ntodo++] = i;
-		p.progress.bytes_total += tree->files[i].size_bytes;
+	/* The entries move into a listing for the pool, and back after. */
+	memset(&l, 0, sizeof(l));
+	pool_init(&p, &l, src, opts, NULL, NULL);
+	for (size_t i = 0; i < tree->count && !rc; i++) {
+		td_need_t want = need ? (td_need_t)need[i] : TD_NEED_FULL;
+		size_t index;
+
+		if (already_done(&tree->files[i], want))
+			want = TD_NEED_NONE;
+		else
+			ntodo++, p.progress.bytes_total += tree->files[i].size_bytes;
+		if (listing_add(&l, &tree->files[i], want, &index))
+			rc = td_error_set(err, TD_ENOMEM, "out of memory");
 	}
-	p.progress.files_total = p.ntodo;
-	if (!p.ntodo)
-		goto out;
-	pthread_mutex_init(&p.lock, NULL);
-	pthread_cond_init(&p.done_cond, NULL);
+	p.progress.files_total = ntodo;
+	atomic_store(&l.complete, 1);
 	nthreads = worker_count(opts);
-	if (nthreads > p.ntodo)
-		nthreads = (unsigned)p.ntodo;
-	threads = td_malloc_array(nthreads, sizeof(pthread_t));
-	if (!threads) {
-		rc = td_error_set(err, TD_ENOMEM, "out of memory");
-		goto out_sync;
-	}
-	p.running = nthreads;
-	for (; started < nthreads; started++)
-		if (pthread_create(&threads[started], NULL, pool_worker, &p))
-			break;
-	if (started < nthreads) {
-		pthread_mutex_lock(&p.lock);
-		p.running -= nthreads - started;
-		pthread_mutex_unlock(&p.lock);
-		if (!started) {
-			rc = td_error_set(err, TD_ENOMEM, "unable to start worker threads");
-			goto out_sync;
-		}
-	}
-	pool_wait(&p);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
-	report_progress(opts, &p.progress);
-	if (p.err.code) {
-		if (err)
-			*err = p.err;
-		rc = p.err.code;
-	} else if (canceled(opts)) {
-		rc = td_error_set(err, TD_ECANCELED, "scan canceled");
-	}
-	if (stats) {
-		stats->files_read += atomic_load(&p.files_read);
-		stats->bytes_read += atomic_load(&p.bytes_read);
-	}
-out_sync:
-	pthread_cond_destroy(&p.done_cond);
-	pthread_mutex_destroy(&p.lock);
-out:
-	free(threads);
-	free(p.todo);
+	if (!rc && ntodo)
+		rc = pool_run_listed(&p, nthreads < ntodo ? nthreads : (unsigned)ntodo, stats, err);
+	moved = atomic_load(&l.count);
+	for (size_t i = 0; i < moved; i++)
+		tree->files[i] = slot_at(&l, i)->f;
+	for (unsigned k = 0; k < l.nseg; k++)
+		free(l.seg[k]);
+	pool_destroy(&p);
 	return rc;
 }
-
 /* ---- sequential sources: one reader, workers behind a bounded queue ---- */
 
 typedef struct seq_job {
@@ -946,6 +1158,25 @@ static int take_digest(td_file_t *f, const td_file_t *from)
 	return TD_OK;
 }
 
+/* Take the digest of f from ref where it is provably the same content:
+ * the same git blob id at any path, or the same path and stat. 1 if taken. */
+static int reuse_one(td_file_t *f, const td_tree_t *ref, const oid_index_t *ix)
+{
+	const td_file_t *r = NULL;
+
+	if (f->type != TD_ENTRY_FILE || (f->has_digest && !f->digest.sha_only))
+		return 0;
+	if (f->has_gitoid)
+		r = oid_index_find(ix, f->gitoid);
+	if (!r && f->ino) {
+		r = td_tree_find(ref, f->path, f->path_len);
+		if (r && (r->type != TD_ENTRY_FILE || !r->has_digest || r->digest.sha_only ||
+			  !same_stat(f, r)))
+			r = NULL;
+	}
+	return r && !take_digest(f, r);
+}
+
 size_t td_scan_reuse(td_tree_t *tree, const td_tree_t *ref)
 {
 	oid_index_t ix = { 0 };
@@ -953,33 +1184,73 @@ size_t td_scan_reuse(td_tree_t *tree, const td_tree_t *ref)
 
 	if (!ref || oid_index_build(&ix, ref))
 		return 0;
-	for (size_t i = 0; i < tree->count; i++) {
-		td_file_t *f = &tree->files[i];
-		const td_file_t *r = NULL;
-		if (f->type != TD_ENTRY_FILE || (f->has_digest && !f->digest.sha_only))
-			continue;
-		if (f->has_gitoid)
-			r = oid_index_find(&ix, f->gitoid);
-		if (!r && f->ino) {
-			r = td_tree_find(ref, f->path, f->path_len);
-			if (r && (r->type != TD_ENTRY_FILE || !r->has_digest || r->digest.sha_only ||
-				  !same_stat(f, r)))
-				r = NULL;
-		}
-		if (r && !take_digest(f, r))
-			reused++;
-	}
+	for (size_t i = 0; i < tree->count; i++)
+		reused += (size_t)reuse_one(&tree->files[i], ref, &ix);
 	free(ix.slots);
 	return reused;
 }
 
-int td_scan(td_tree_t **out, td_source_t *src, const td_scan_opts_t *opts,
-	    td_scan_stats_t *stats, td_error_t *err)
+/* ---- listing and digesting at once ---- */
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* List a random-access source into the pool's listing while the workers
+ * digest what is listed. */
+static int stream_walk(pool_t *p, td_source_t *src, const oid_index_t *ix, size_t *reused,
+		       td_error_t *err)
+{
+	const td_tree_t *ref = p->opts ? p->opts->reuse : NULL;
+	uint64_t reported = monotonic_ns();
+
+	for (;;) {
+		td_file_t f;
+		td_need_t want;
+		size_t index;
+		int rc;
+
+		if (canceled(p->opts))
+			return td_error_set(err, TD_ECANCELED, "scan canceled");
+		if (atomic_load(&p->failed))
+			return TD_OK; /* the pool reports why */
+		rc = td_source_next(src, &f, err);
+		if (rc <= 0)
+			return rc;
+		if (ref && reuse_one(&f, ref, ix))
+			(*reused)++;
+		want = already_done(&f, TD_NEED_FULL) ? TD_NEED_NONE : TD_NEED_FULL;
+		if (want != TD_NEED_NONE) {
+			p->progress.files_total++;
+			p->progress.bytes_total += f.size_bytes;
+		}
+		if (listing_add(p->l, &f, want, &index)) {
+			td_file_release(&f);
+			return td_error_set(err, TD_ENOMEM, "out of memory");
+		}
+		if (want == TD_NEED_NONE)
+			slot_finish(p, index);
+		if (atomic_load(&p->sleepers) && (want != TD_NEED_NONE || !(index % LISTING_WAKE_EVERY)))
+			pool_wake(p);
+		if (!(index % LISTING_WAKE_EVERY) && monotonic_ns() - reported >= PROGRESS_INTERVAL_NS) {
+			report_progress(p->opts, &p->progress);
+			reported = monotonic_ns();
+		}
+	}
+}
+
+/* A sequential source is listed (and digested) first; then its entries
+ * are published, all final. */
+static int stream_listed(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts,
+			 td_scan_stats_t *stats, td_error_t *err, td_file_done_fn done, void *done_ctx)
 {
 	td_tree_t *tree;
 	int rc;
 
-	*out = NULL;
 	if ((rc = td_scan_list(&tree, src, opts, stats, err)))
 		return rc;
 	if (opts && opts->reuse) {
@@ -987,10 +1258,87 @@ int td_scan(td_tree_t **out, td_source_t *src, const td_scan_opts_t *opts,
 		if (stats)
 			stats->files_reused += n;
 	}
-	if ((rc = td_scan_digest(tree, src, NULL, opts, stats, err))) {
-		td_tree_free(tree);
-		return rc;
+	for (size_t i = 0; i < tree->count && !rc; i++) {
+		size_t index;
+		if ((rc = listing_add(l, &tree->files[i], TD_NEED_NONE, &index))) {
+			td_error_set(err, rc, "out of memory");
+			break;
+		}
+		atomic_store_explicit(&slot_at(l, index)->final, 1, memory_order_release);
+		if (done)
+			done(done_ctx, index);
 	}
-	*out = tree;
-	return TD_OK;
+	/* What moved belongs to the listing now; the rest is freed here. */
+	for (size_t i = 0; i < tree->count; i++)
+		td_file_release(&tree->files[i]);
+	tree->count = 0;
+	td_tree_free(tree);
+	return rc;
+}
+
+int td_scan_stream(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts,
+		   td_scan_stats_t *stats, td_error_t *err, td_file_done_fn done, void *done_ctx)
+{
+	unsigned nthreads = worker_count(opts), started = 0;
+	oid_index_t ix = { 0 };
+	pthread_t *threads;
+	size_t reused = 0;
+	td_error_t pool_err;
+	pool_t p;
+	int rc;
+
+	if (!td_source_random_access(src))
+		rc = stream_listed(l, src, opts, stats, err, done, done_ctx);
+	else if (opts && opts->reuse && oid_index_build(&ix, opts->reuse))
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+	else if (!(threads = td_malloc_array(nthreads, sizeof(pthread_t))))
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+	else {
+		pool_init(&p, l, src, opts, done, done_ctx);
+		rc = pool_start(&p, threads, nthreads, &started, err);
+		if (!rc)
+			rc = stream_walk(&p, src, &ix, &reused, err);
+		atomic_store(&l->complete, 1);
+		pool_wake(&p);
+		if (started) {
+			int pool_rc = pool_join(&p, threads, started, stats, &pool_err);
+			if (!rc && pool_rc) {
+				rc = pool_rc;
+				if (err)
+					*err = pool_err;
+			}
+		}
+		pool_destroy(&p);
+		free(threads);
+		if (stats) {
+			stats->files_listed += atomic_load(&l->count);
+			stats->files_reused += reused;
+		}
+	}
+	atomic_store(&l->complete, 1);
+	free(ix.slots);
+	return rc;
+}
+
+int td_listing_take(td_listing_t *l, td_tree_t **out, td_error_t *err)
+{
+	int rc = listing_take(l, out);
+
+	return rc ? td_error_set(err, rc, "out of memory") : TD_OK;
+}
+
+int td_scan(td_tree_t **out, td_source_t *src, const td_scan_opts_t *opts,
+	    td_scan_stats_t *stats, td_error_t *err)
+{
+	td_listing_t *l;
+	int rc;
+
+	*out = NULL;
+	if (td_listing_new(&l, src))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	rc = td_scan_stream(l, src, opts, stats, err, NULL, NULL);
+	if (!rc)
+		rc = td_listing_take(l, out, err);
+	td_listing_free(l);
+	return rc;
 }

@@ -1657,15 +1657,14 @@ static int add_begin(td_db_writer_t *w, const td_tree_t *tree, int replace, sqli
 	return put_version(w, tree, replace, vid, replaced, err);
 }
 
-static int add_file(td_db_writer_t *w, sqlite3_int64 vid, const td_tree_t *tree, size_t i,
+static int add_file(td_db_writer_t *w, sqlite3_int64 vid, const td_file_t *f, const char *label,
 		    td_error_t *err)
 {
-	const td_file_t *f = &tree->files[i];
 	int src = add_entry(w, vid, f);
 
 	if (src == SQLITE_CONSTRAINT_PRIMARYKEY)
 		return td_error_set(err, TD_EINVAL, "duplicate path '%.*s' in version '%s'",
-				    (int)(f->path_len > 256 ? 256 : f->path_len), f->path, tree->meta.label);
+				    (int)(f->path_len > 256 ? 256 : f->path_len), f->path, label);
 	if (src != SQLITE_OK)
 		return sql_error(err, w->db, src, "write", w->path);
 	return TD_OK;
@@ -1695,22 +1694,22 @@ int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_e
 	if ((rc = add_begin(w, tree, replace, &vid, &replaced, err)))
 		return w->db ? add_end(w, replaced, rc, err) : rc;
 	for (size_t i = 0; i < tree->count && !rc; i++)
-		rc = add_file(w, vid, tree, i, err);
+		rc = add_file(w, vid, &tree->files[i], tree->meta.label, err);
 	return add_end(w, replaced, rc, err);
 }
 
 /* ---- writing while scanning ---- */
 
-/* The writer thread's view of a scan: entry i may be written once ready[i]
- * is set; finished is set when the workers are done. */
 /* Entries the writer lets pile up before it is woken. */
 #define WRITER_BATCH 256
 
+/* The writer thread's view of a scan: entry i of the listing may be
+ * written once it is final; finished is set when the scan is over. */
 typedef struct scan_writer {
 	td_db_writer_t *w;
-	const td_tree_t *tree;
+	const td_listing_t *l;
+	const char *label;
 	sqlite3_int64 vid;
-	_Atomic unsigned char *ready;
 	atomic_int finished;
 	_Atomic size_t waiting;    /* the entry the writer sleeps on; SIZE_MAX: none */
 	pthread_mutex_t lock;
@@ -1727,23 +1726,22 @@ static void scan_writer_wake(scan_writer_t *sw)
 	pthread_mutex_unlock(&sw->lock);
 }
 
-/* A worker finished entry index. Either the writer sees ready[index] after
- * announcing that it waits for it, or the worker sees the announcement
- * (both are sequentially consistent), so a wake-up is never lost. */
+/* Entry index is final. Either the writer sees that after announcing that
+ * it waits for it, or the scan sees the announcement (both are
+ * sequentially consistent), so a wake-up is never lost. */
 static void scan_writer_ready(void *ctx, size_t index)
 {
 	scan_writer_t *sw = ctx;
 
-	atomic_store(&sw->ready[index], 1);
 	if (atomic_load(&sw->waiting) == index)
 		scan_writer_wake(sw);
 }
 
-/* Sleep until entry i is ready or the scan is over. */
+/* Sleep until entry i is final or the scan is over. */
 static void scan_writer_wait(scan_writer_t *sw, size_t i)
 {
 	atomic_store(&sw->waiting, i);
-	if (!atomic_load(&sw->ready[i]) && !atomic_load(&sw->finished)) {
+	if (!td_listing_final(sw->l, i) && !atomic_load(&sw->finished)) {
 		struct timespec ts;
 
 		pthread_mutex_lock(&sw->lock);
@@ -1753,36 +1751,44 @@ static void scan_writer_wait(scan_writer_t *sw, size_t i)
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000L;
 		}
-		if (!atomic_load(&sw->ready[i]) && !atomic_load(&sw->finished))
+		if (!td_listing_final(sw->l, i) && !atomic_load(&sw->finished))
 			pthread_cond_timedwait(&sw->wake, &sw->lock, &ts);
 		pthread_mutex_unlock(&sw->lock);
 	}
 	atomic_store(&sw->waiting, SIZE_MAX);
 }
 
-/* Entries go in in path order, each as soon as its file is done; the
- * whole version is one transaction. */
+/* Entries go in in listing order, each as soon as it is final; the whole
+ * version is one transaction. */
 static void *scan_writer_run(void *arg)
 {
 	scan_writer_t *sw = arg;
 
-	while (sw->written < sw->tree->count) {
-		if (atomic_load_explicit(&sw->ready[sw->written], memory_order_acquire)) {
-			if ((sw->rc = add_file(sw->w, sw->vid, sw->tree, sw->written, &sw->err)))
+	for (;;) {
+		size_t ahead;
+
+		if (td_listing_final(sw->l, sw->written)) {
+			if ((sw->rc = add_file(sw->w, sw->vid, td_listing_at(sw->l, sw->written), sw->label,
+					       &sw->err)))
 				break;
 			sw->written++;
 			continue;
 		}
 		if (atomic_load(&sw->finished)) {
-			if (!atomic_load_explicit(&sw->ready[sw->written], memory_order_acquire))
-				break; /* the scan stopped short; it reports why */
+			if (!td_listing_final(sw->l, sw->written))
+				break; /* all written, or the scan stopped short and reports why */
 			continue;
 		}
 		/* Sleep on an entry a batch ahead, not on each: files finish
 		 * roughly in order, and one wake-up per file would cost more
 		 * than the writing. */
-		scan_writer_wait(sw, sw->tree->count - sw->written > WRITER_BATCH
-					     ? sw->written + WRITER_BATCH : sw->tree->count - 1);
+		ahead = sw->written + WRITER_BATCH;
+		if (td_listing_complete(sw->l)) {
+			size_t n = td_listing_count(sw->l);
+			if (ahead >= n)
+				ahead = n ? n - 1 : 0;
+		}
+		scan_writer_wait(sw, ahead);
 	}
 	return NULL;
 }
@@ -1808,41 +1814,34 @@ int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, 
 			  td_error_t *err)
 {
 	scan_writer_t sw;
+	td_listing_t *l = NULL;
 	td_tree_t *tree = NULL;
 	pthread_t thread;
 	int replaced = 0, started = 0, rc;
 
 	*out = NULL;
 	memset(&sw, 0, sizeof(sw));
-	if ((rc = td_scan_list(&tree, src, opts, stats, err)))
-		return rc;
-	if (opts && opts->reuse) {
-		size_t n = td_scan_reuse(tree, opts->reuse);
-		if (stats)
-			stats->files_reused += n;
-	}
-	if (label && td_meta_set(&tree->meta.label, label)) {
-		rc = td_error_set(err, TD_ENOMEM, "out of memory");
-		goto out;
+	if (td_listing_new(&l, src) ||
+	    (label && td_meta_set(&td_listing_tree(l)->meta.label, label))) {
+		td_listing_free(l);
+		return td_error_set(err, TD_ENOMEM, "out of memory");
 	}
 	sw.w = w;
-	sw.tree = tree;
-	sw.ready = calloc(tree->count ? tree->count : 1, sizeof(*sw.ready));
-	if (!sw.ready) {
-		rc = td_error_set(err, TD_ENOMEM, "out of memory");
-		goto out;
-	}
-	if ((rc = add_begin(w, tree, replace, &sw.vid, &replaced, err))) {
+	sw.l = l;
+	sw.label = td_listing_tree(l)->meta.label;
+	/* The version row first: a label already taken fails before the walk. */
+	if ((rc = add_begin(w, td_listing_tree(l), replace, &sw.vid, &replaced, err))) {
 		if (w->db)
 			rc = add_end(w, replaced, rc, err);
-		goto out;
+		td_listing_free(l);
+		return rc;
 	}
 	atomic_store(&sw.waiting, SIZE_MAX);
 	pthread_mutex_init(&sw.lock, NULL);
 	pthread_cond_init(&sw.wake, NULL);
 	if (pthread_create(&thread, NULL, scan_writer_run, &sw) == 0)
 		started = 1;
-	rc = td_scan_digest_notify(tree, src, NULL, opts, stats, err, scan_writer_ready, &sw);
+	rc = td_scan_stream(l, src, opts, stats, err, scan_writer_ready, &sw);
 	atomic_store(&sw.finished, 1);
 	scan_writer_wake(&sw);
 	if (started)
@@ -1854,15 +1853,16 @@ int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, 
 		if (err)
 			*err = sw.err;
 	}
-	if (!rc && sw.written != tree->count)
-		rc = td_error_set(err, TD_EINVAL, "version '%s' was not written whole", label);
+	if (!rc && sw.written != td_listing_count(l))
+		rc = td_error_set(err, TD_EINVAL, "version '%s' was not written whole", sw.label);
+	if (!rc)
+		rc = td_listing_take(l, &tree, err);
 	if (!rc)
 		rc = update_version_totals(w, tree, sw.vid, err);
 	rc = add_end(w, replaced, rc, err);
 	pthread_cond_destroy(&sw.wake);
 	pthread_mutex_destroy(&sw.lock);
-out:
-	free((void *)sw.ready);
+	td_listing_free(l);
 	if (rc) {
 		td_tree_free(tree);
 		return rc;

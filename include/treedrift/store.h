@@ -90,9 +90,10 @@ int td_db_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td
  * database is TD_EINVAL unless replace is non-zero). */
 int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err);
 /* Scan src and add it as version label (NULL: keep the source's) in one go:
- * td_scan() then td_db_writer_add(), except that one writer thread stores
- * each entry, in path order, as soon as its file is digested, all in one
- * transaction. *out gets the scanned tree; caller frees it with
+ * td_scan() then td_db_writer_add(), except that the walk, the reads and
+ * one writer thread run at once: each entry is stored, in the order the
+ * walk found it, as soon as it is final, all in one transaction. A label
+ * that is taken fails before the walk. *out gets the scanned tree; caller frees it with
  * td_tree_free(). On error nothing of the version is left in the database. */
 int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
 			  int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats,

@@ -18,6 +18,7 @@
 #include "treedrift/scan.h"
 #include "treedrift/source.h"
 #include "treedrift/store.h"
+#include "treedrift/tlsh.h"
 #include "treedrift/tree.h"
 
 static char root[PATH_MAX / 2];
@@ -205,12 +206,180 @@ static void test_links_outside(void)
 	rmdir(p);
 }
 
+/* ---- listing and reading at once ---- */
+
+#define STREAM_DIRS 45
+#define STREAM_FILES 100 /* per directory: 4500 in all, past the first segment of slots */
+
+static void stream_tree_make(void)
+{
+	char p[PATH_MAX], name[64];
+
+	for (int d = 0; d < STREAM_DIRS; d++) {
+		snprintf(name, sizeof(name), "d%02d", d);
+		path_of(p, sizeof(p), name);
+		CHECK_INT(mkdir(p, 0755), 0);
+		for (int i = 0; i < STREAM_FILES; i++) {
+			snprintf(name, sizeof(name), "d%02d/f%03d.c", d, i);
+			write_file(name, (size_t)(i * 37 + d) % 3000, d * STREAM_FILES + i);
+		}
+	}
+	write_file("big.bin", (size_t)5 << 20, 99); /* past a lane: streamed */
+	path_of(p, sizeof(p), "link");
+	CHECK_INT(symlink("d00/f000.c", p), 0);
+	path_of(p, sizeof(p), "pipe");
+	CHECK_INT(mkfifo(p, 0644), 0);
+}
+
+static int same_digest(const td_file_t *a, const td_file_t *b)
+{
+	if (a->has_digest != b->has_digest)
+		return 0;
+	if (!a->has_digest)
+		return 1;
+	return !memcmp(a->digest.sha256, b->digest.sha256, sizeof(a->digest.sha256)) &&
+	       a->digest.tlsh_status == b->digest.tlsh_status && a->size_bytes == b->size_bytes &&
+	       (a->digest.tlsh_status != TD_TLSH_OK || !td_tlsh_distance(&a->digest.tlsh, &b->digest.tlsh, 1));
+}
+
+/* Entry by entry the same paths, kinds and digests. */
+static void check_same_tree(const td_tree_t *a, const td_tree_t *b, const char *what)
+{
+	size_t bad = 0;
+
+	CHECK_INT((int)a->count, (int)b->count);
+	for (size_t i = 0; i < a->count && i < b->count; i++) {
+		const td_file_t *x = &a->files[i], *y = &b->files[i];
+		if (strcmp(x->path, y->path) || x->type != y->type ||
+		    !same_digest(x, y))
+			bad++;
+	}
+	if (bad)
+		fprintf(stderr, "%s: %zu entries differ\n", what, bad);
+	CHECK_INT((int)bad, 0);
+}
+
+static td_tree_t *db_version(const char *dbpath, const char *label)
+{
+	td_tree_t *t = NULL;
+	td_db_t *db = NULL;
+	td_error_t err = { 0 };
+
+	CHECK_INT(td_db_open(&db, dbpath, &err), 0);
+	CHECK_INT(td_db_load(db, label, &t, &err), 0);
+	td_db_free(db);
+	return t;
+}
+
+static int add_scan(const char *dbpath, const char *label, const td_scan_opts_t *opts,
+		    td_scan_stats_t *stats, td_tree_t **out, td_error_t *err)
+{
+	td_db_writer_t *w = NULL;
+	td_source_t *src = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = td_source_open(&src, root, NULL, err)) ||
+	    (rc = td_db_writer_open(&w, dbpath, TD_DB_APPEND, err)))
+		goto out;
+	rc = td_db_writer_add_scan(w, out, src, label, 0, opts, stats, err);
+	if (!rc)
+		rc = td_db_writer_commit(w, err);
+out:
+	td_db_writer_free(w);
+	td_source_free(src);
+	return rc;
+}
+
+/* A scan that reads while it lists (td_scan, td_db_writer_add_scan) finds
+ * what listing first and reading after finds, whatever the thread count;
+ * the database holds it; --reuse takes every file and reads none; a
+ * canceled scan leaves no version behind. */
+static void test_stream(void)
+{
+	static const unsigned jobs[] = { 1, 2, 5 };
+	td_scan_opts_t opts = { 0 };
+	td_scan_stats_t stats = { 0 };
+	td_source_t *src = NULL;
+	td_tree_t *ref = NULL, *t = NULL, *back = NULL;
+	td_error_t err = { 0 };
+	char dbpath[PATH_MAX], label[16], cmd[4 * PATH_MAX];
+	volatile int stop = 1;
+	size_t files = 0;
+
+	stream_tree_make();
+	opts.jobs = 1;
+	CHECK_INT(td_source_open(&src, root, NULL, &err), 0);
+	CHECK_INT(td_scan_list(&ref, src, &opts, NULL, &err), 0);
+	CHECK_INT(td_scan_digest(ref, src, NULL, &opts, NULL, &err), 0);
+	td_source_free(src);
+	src = NULL;
+	CHECK_INT((int)ref->count, STREAM_DIRS * STREAM_FILES + 3);
+	for (size_t i = 0; i < ref->count; i++)
+		files += ref->files[i].type == TD_ENTRY_FILE;
+	CHECK_INT((int)files, STREAM_DIRS * STREAM_FILES + 1);
+
+	snprintf(dbpath, sizeof(dbpath), "%s.db", root);
+	for (size_t j = 0; j < sizeof(jobs) / sizeof(jobs[0]); j++) {
+		opts.jobs = jobs[j];
+		CHECK_INT(td_source_open(&src, root, NULL, &err), 0);
+		CHECK_INT(td_scan(&t, src, &opts, NULL, &err), 0);
+		td_source_free(src);
+		src = NULL;
+		if (t)
+			check_same_tree(ref, t, "td_scan");
+		td_tree_free(t);
+
+		snprintf(label, sizeof(label), "v%u", jobs[j]);
+		CHECK_INT(add_scan(dbpath, label, &opts, NULL, &t, &err), 0);
+		if (t)
+			check_same_tree(ref, t, "td_db_writer_add_scan");
+		td_tree_free(t);
+		if ((back = db_version(dbpath, label)))
+			check_same_tree(ref, back, "the database");
+		td_tree_free(back);
+	}
+
+	opts.reuse = ref;
+	CHECK_INT(add_scan(dbpath, "reused", &opts, &stats, &t, &err), 0);
+	CHECK_INT((int)stats.files_reused, (int)files);
+	CHECK_INT((int)stats.files_read, 0);
+	CHECK_INT((int)stats.files_listed, (int)ref->count);
+	if (t)
+		check_same_tree(ref, t, "--reuse");
+	td_tree_free(t);
+	if ((back = db_version(dbpath, "reused")))
+		check_same_tree(ref, back, "the database after --reuse");
+	td_tree_free(back);
+
+	/* A taken label fails, a canceled scan fails, and neither adds a version. */
+	opts.reuse = NULL;
+	CHECK_INT(add_scan(dbpath, "v1", &opts, NULL, &t, &err), TD_EINVAL);
+	CHECK(strstr(err.msg, "already") != NULL);
+	opts.cancel = &stop;
+	CHECK_INT(add_scan(dbpath, "canceled", &opts, NULL, &t, &err), TD_ECANCELED);
+	CHECK(t == NULL);
+	{
+		td_db_t *db = NULL;
+		td_tree_t *none = NULL;
+		CHECK_INT(td_db_open(&db, dbpath, &err), 0);
+		CHECK(td_db_load(db, "canceled", &none, &err) != 0);
+		td_tree_free(none);
+		td_db_free(db);
+	}
+
+	td_tree_free(ref);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/* '%s'.db '%s'.db.lock", root, root, root);
+	CHECK_INT(system(cmd), 0);
+}
+
 int main(void)
 {
 	check_tmpdir(root, sizeof(root), "scan");
 	test_changed_between_list_and_read(1);
 	test_changed_between_list_and_read(4);
 	test_links_outside();
+	test_stream();
 	rmdir(root);
 	return check_finish();
 }
