@@ -8,6 +8,7 @@
 #include "internal.h"
 #include "treedrift/digest.h"
 #include "tlsh_impl.h"
+#include "tlsh_spec.h"
 
 struct td_digester {
 	EVP_MD *md;
@@ -147,7 +148,10 @@ static uint32_t get_le32(const uint8_t *p)
 
 /* A file TLSH cannot hash keeps a sketch for the fallback distance: its
  * bytes when small, else its TLSH bucket counts (a histogram of its byte
- * triplets, which TLSH computed anyway). */
+ * triplets, which TLSH computed anyway). Only the 128 buckets of the digest
+ * count: the fast loops do not count the others, so they would depend on
+ * which loop read which bytes. They are stored as zeros, so that the
+ * sketch keeps its 256-count layout. */
 static int make_sketch(td_digester_t *dg, td_digest_t *out)
 {
 	if (dg->size_bytes <= TD_SKETCH_RAW_MAX_BYTES) {
@@ -161,10 +165,10 @@ static int make_sketch(td_digester_t *dg, td_digest_t *out)
 	}
 	out->sketch_kind = TD_SKETCH_HIST;
 	out->sketch_len = TD_SKETCH_HIST_BYTES;
-	out->sketch = malloc(TD_SKETCH_HIST_BYTES);
+	out->sketch = calloc(1, TD_SKETCH_HIST_BYTES);
 	if (!out->sketch)
 		return TD_ENOMEM;
-	for (int i = 0; i < 256; i++)
+	for (int i = 0; i < TLSH_EFF_BUCKETS; i++)
 		put_le32(out->sketch + 4 * i, dg->tlsh.bucket[i]);
 	return TD_OK;
 }
@@ -244,17 +248,19 @@ int td_fallback_distance_bytes(const uint8_t *a, size_t a_len, const uint8_t *b,
 }
 
 /* Half the L1 distance of two normalized histograms: 0 same shape, 1 disjoint. */
+/* Over the digest's 128 buckets only: sketches stored before they were
+ * left out hold counts of the other 128 that no two scans agree on. */
 static int histogram_distance(const uint8_t *a, const uint8_t *b)
 {
 	double sa = 0, sb = 0, l1 = 0;
 
-	for (int i = 0; i < 256; i++) {
+	for (int i = 0; i < TLSH_EFF_BUCKETS; i++) {
 		sa += get_le32(a + 4 * i);
 		sb += get_le32(b + 4 * i);
 	}
 	if (sa <= 0 || sb <= 0)
 		return scale_fraction(sa != sb, 1);
-	for (int i = 0; i < 256; i++) {
+	for (int i = 0; i < TLSH_EFF_BUCKETS; i++) {
 		double d = get_le32(a + 4 * i) / sa - get_le32(b + 4 * i) / sb;
 		l1 += d < 0 ? -d : d;
 	}

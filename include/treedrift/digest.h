@@ -22,7 +22,7 @@ extern "C" {
 typedef enum td_sketch_kind {
 	TD_SKETCH_NONE = 0,  /* the file has a TLSH digest */
 	TD_SKETCH_RAW = 1,   /* the whole content */
-	TD_SKETCH_HIST = 2   /* 256 little-endian uint32 byte counts, scaled */
+	TD_SKETCH_HIST = 2   /* 256 little-endian uint32: the 128 TLSH bucket counts, then zeros */
 } td_sketch_kind_t;
 
 /* What a scan knows of a file's content. */
