@@ -17,6 +17,7 @@
 #include "internal.h"
 #include "treedrift/scan.h"
 #include "scan_impl.h"
+#include "source_impl.h"
 
 /* Memory the archive reader may hold in queued file contents. */
 #define QUEUE_LIMIT_BYTES (64u << 20)
@@ -354,21 +355,6 @@ typedef struct lane {
 	size_t len, off, cap;
 } lane_t;
 
-static int sink_lane(void *ctx, const void *data, size_t len)
-{
-	lane_t *l = ctx;
-	void *p = l->data;
-
-	if (l->len + len > LANE_LIMIT_BYTES)
-		return TD_EINVAL;
-	if (td_grow(&p, &l->cap, l->len + len, 1))
-		return TD_ENOMEM;
-	l->data = p;
-	memcpy(l->data + l->len, data, len);
-	l->len += len;
-	return TD_OK;
-}
-
 /* Read f into the lane. 1: it is there; 0: it was skipped meanwhile. */
 static int lane_fill(pool_t *p, lane_t *l, td_file_t *f, size_t index)
 {
@@ -379,7 +365,14 @@ static int lane_fill(pool_t *p, lane_t *l, td_file_t *f, size_t index)
 	l->f = f;
 	l->index = index;
 	l->len = l->off = 0;
-	rc = td_source_read(p->src, f, sink_lane, l, &reason, &e);
+	/* Read into the lane itself: one copy, into memory that stays warm. */
+	if (td_grow((void **)&l->data, &l->cap, (size_t)f->size_bytes + 1, 1)) {
+		l->f = NULL;
+		td_error_set(&e, TD_ENOMEM, "out of memory");
+		pool_fail(p, &e, TD_ENOMEM);
+		return TD_ENOMEM;
+	}
+	rc = td_source_read_all(p->src, f, l->data, l->cap, &l->len, &reason, &e);
 	atomic_fetch_add(&p->files_read, 1);
 	if (rc && reason) {
 		l->f = NULL;

@@ -113,6 +113,41 @@ int td_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, vo
 	return src->ops->read(src, entry, sink, ctx, skip_reason, err);
 }
 
+typedef struct fill {
+	uint8_t *buf;
+	size_t cap, len;
+} fill_t;
+
+static int sink_fill(void *ctx, const void *data, size_t len)
+{
+	fill_t *f = ctx;
+
+	if (len > f->cap - f->len)
+		return TD_EINVAL;
+	memcpy(f->buf + f->len, data, len);
+	f->len += len;
+	return TD_OK;
+}
+
+int td_source_read_all(td_source_t *src, const td_file_t *entry, void *buf, size_t cap, size_t *len,
+		       const char **skip_reason, td_error_t *err)
+{
+	fill_t f = { buf, cap, 0 };
+	int rc;
+
+	*len = 0;
+	if (entry->size_bytes >= cap)
+		return td_error_set(err, TD_EINVAL, "no room to read '%s' whole", entry->path);
+	if (!src->ops->read_all) {
+		rc = td_source_read(src, entry, sink_fill, &f, skip_reason, err);
+		*len = f.len;
+		return rc;
+	}
+	*skip_reason = NULL;
+	atomic_fetch_add_explicit(&src->reads, 1, memory_order_relaxed);
+	return src->ops->read_all(src, entry, buf, cap, len, skip_reason, err);
+}
+
 int td_source_incomplete(const td_source_t *src)
 {
 	return src->incomplete;

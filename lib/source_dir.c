@@ -634,39 +634,81 @@ static int read_errno(const char **skip_reason, td_error_t *err, const char *wha
  * buffer is this call's own. A sparse file is read like any other, holes
  * and all: content is streamed, so a huge sparse file costs time, not
  * memory (--max-file-size bounds it). */
+/* Open entry for reading and check that it is still the file that was
+ * listed: *fd and *st on success; else a skip (with *skip_reason) or an
+ * error, with nothing open. */
+static int open_listed(const struct dir_walk *w, const td_file_t *entry, int *fd, struct stat *st,
+		       const char **skip_reason, td_error_t *err)
+{
+	int rc = TD_OK;
+
+	*fd = -1;
+	if (entry->type != TD_ENTRY_FILE)
+		return td_error_set(err, TD_EINVAL, "'%s' is not a regular file entry", entry->path);
+	if (!path_is_plain(entry->path, entry->path_len))
+		return td_error_set(err, TD_EINVAL, "unsafe path '%s'", entry->path);
+	*fd = open_beneath(w, entry->path, entry->path_len);
+	if (*fd < 0)
+		return read_errno(skip_reason, err, "open", entry->path, errno);
+	if (fstat(*fd, st))
+		rc = read_errno(skip_reason, err, "stat", entry->path, errno);
+	else if (!S_ISREG(st->st_mode))
+		rc = read_changed(skip_reason, err, entry->path, "is no longer a regular file");
+	else if ((uint64_t)st->st_dev != entry->dev || (uint64_t)st->st_ino != entry->ino)
+		rc = read_changed(skip_reason, err, entry->path, "was replaced after it was listed");
+	else if ((uint64_t)st->st_size != entry->size_bytes || mtime_ns_of(st) != entry->mtime_ns)
+		rc = read_changed(skip_reason, err, entry->path, "changed after it was listed");
+	if (rc) {
+		close(*fd);
+		*fd = -1;
+	}
+	return rc;
+}
+
+/* One read into buf[0..len); *n gets the bytes read, 0 at the end. */
+static int read_some(int fd, const td_file_t *entry, void *buf, size_t len, size_t *n,
+		     const char **skip_reason, td_error_t *err)
+{
+	for (;;) {
+		ssize_t got = read(fd, buf, len);
+
+		if (got >= 0) {
+			*n = (size_t)got;
+			return TD_OK;
+		}
+		if (errno != EINTR)
+			return read_errno(skip_reason, err, "read", entry->path, errno);
+	}
+}
+
+/* After the last read: total bytes were read; the file must still be as
+ * it was opened. */
+static int read_end(int fd, const td_file_t *entry, const struct stat *st, uint64_t total,
+		    const char **skip_reason, td_error_t *err)
+{
+	struct stat st_end;
+
+	if (total != entry->size_bytes)
+		return read_changed(skip_reason, err, entry->path, "shrank while it was read");
+	if (fstat(fd, &st_end))
+		return read_errno(skip_reason, err, "stat", entry->path, errno);
+	if (st_end.st_size != st->st_size || mtime_ns_of(&st_end) != mtime_ns_of(st))
+		return read_changed(skip_reason, err, entry->path, "changed while it was read");
+	return TD_OK;
+}
+
 static int dir_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, void *ctx,
 		    const char **skip_reason, td_error_t *err)
 {
 	const struct dir_walk *w = src->impl;
 	uint64_t expected = entry->size_bytes, total = 0;
-	struct stat st, st_end;
-	size_t buf_len;
+	struct stat st;
+	size_t buf_len, n = 0;
 	char *buf = NULL;
-	int fd, rc = TD_OK;
+	int fd, rc;
 
-	if (entry->type != TD_ENTRY_FILE)
-		return td_error_set(err, TD_EINVAL, "'%s' is not a regular file entry", entry->path);
-	if (!path_is_plain(entry->path, entry->path_len))
-		return td_error_set(err, TD_EINVAL, "unsafe path '%s'", entry->path);
-	fd = open_beneath(w, entry->path, entry->path_len);
-	if (fd < 0)
-		return read_errno(skip_reason, err, "open", entry->path, errno);
-	if (fstat(fd, &st)) {
-		rc = read_errno(skip_reason, err, "stat", entry->path, errno);
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = read_changed(skip_reason, err, entry->path, "is no longer a regular file");
-		goto out;
-	}
-	if ((uint64_t)st.st_dev != entry->dev || (uint64_t)st.st_ino != entry->ino) {
-		rc = read_changed(skip_reason, err, entry->path, "was replaced after it was listed");
-		goto out;
-	}
-	if ((uint64_t)st.st_size != expected || mtime_ns_of(&st) != entry->mtime_ns) {
-		rc = read_changed(skip_reason, err, entry->path, "changed after it was listed");
-		goto out;
-	}
+	if ((rc = open_listed(w, entry, &fd, &st, skip_reason, err)))
+		return rc;
 	/* A file read in one call gains nothing from the hint but a syscall. */
 	if (expected >= TD_READ_BLOCK_BYTES)
 		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -677,14 +719,8 @@ static int dir_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, v
 		goto out;
 	}
 	for (;;) {
-		ssize_t n = read(fd, buf, buf_len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = read_errno(skip_reason, err, "read", entry->path, errno);
+		if ((rc = read_some(fd, entry, buf, buf_len, &n, skip_reason, err)))
 			goto out;
-		}
 		if (n == 0)
 			break;
 		if ((uint64_t)n > expected - total) {
@@ -692,23 +728,55 @@ static int dir_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, v
 			goto out;
 		}
 		total += (uint64_t)n;
-		if (sink(ctx, buf, (size_t)n)) {
+		if (sink(ctx, buf, n)) {
 			rc = td_error_set(err, TD_ECANCELED, "reading '%s' was stopped", entry->path);
 			goto out;
 		}
+		/* A short read that reaches the size is the end: a file that
+		 * grows from here on is caught by read_end's fstat. */
+		if (total == expected && n < buf_len)
+			break;
 	}
-	if (total != expected) {
-		rc = read_changed(skip_reason, err, entry->path, "shrank while it was read");
-		goto out;
-	}
-	if (fstat(fd, &st_end)) {
-		rc = read_errno(skip_reason, err, "stat", entry->path, errno);
-		goto out;
-	}
-	if (st_end.st_size != st.st_size || mtime_ns_of(&st_end) != mtime_ns_of(&st))
-		rc = read_changed(skip_reason, err, entry->path, "changed while it was read");
+	rc = read_end(fd, entry, &st, total, skip_reason, err);
 out:
 	free(buf);
+	close(fd);
+	return rc;
+}
+
+/* dir_read straight into the caller's buffer: no copy, no allocation. */
+static int dir_read_all(td_source_t *src, const td_file_t *entry, void *buf, size_t cap, size_t *len,
+			const char **skip_reason, td_error_t *err)
+{
+	const struct dir_walk *w = src->impl;
+	uint64_t expected = entry->size_bytes;
+	uint8_t *p = buf;
+	size_t total = 0, n = 0;
+	struct stat st;
+	int fd, rc;
+
+	if ((rc = open_listed(w, entry, &fd, &st, skip_reason, err)))
+		return rc;
+	if (expected >= TD_READ_BLOCK_BYTES)
+		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	for (;;) {
+		size_t want = cap - total;
+
+		if ((rc = read_some(fd, entry, p + total, want, &n, skip_reason, err)))
+			goto out;
+		if (n == 0)
+			break;
+		total += n;
+		if (total > expected) {
+			rc = read_changed(skip_reason, err, entry->path, "grew while it was read");
+			goto out;
+		}
+		if (total == expected && n < want)
+			break;
+	}
+	rc = read_end(fd, entry, &st, total, skip_reason, err);
+	*len = total;
+out:
 	close(fd);
 	return rc;
 }
@@ -798,5 +866,6 @@ const td_source_ops_t td_source_dir_ops = {
 	.open = dir_open,
 	.next = dir_next,
 	.read = dir_read,
+	.read_all = dir_read_all,
 	.close = dir_close,
 };

@@ -18,6 +18,9 @@ typedef struct td_source_ops {
 	int (*next)(td_source_t *src, td_file_t *out, td_error_t *err);
 	int (*read)(td_source_t *src, const td_file_t *entry, td_sink_fn sink, void *ctx,
 		    const char **skip_reason, td_error_t *err);
+	/* Optional: read into buf as td_source_read_all says, without a copy. */
+	int (*read_all)(td_source_t *src, const td_file_t *entry, void *buf, size_t cap, size_t *len,
+			const char **skip_reason, td_error_t *err);
 	void (*close)(td_source_t *src);
 } td_source_ops_t;
 
@@ -40,6 +43,12 @@ extern const td_source_ops_t td_source_archive_ops;
  * still recorded (never followed), with skip_detail TD_LINK_OUTSIDE. */
 int td_link_escapes(const char *path, size_t path_len, const char *target);
 #define TD_LINK_OUTSIDE "points outside the tree"
+
+/* Read entry whole into buf, which holds cap bytes, at least the entry's
+ * size + 1 (the byte over shows a file that grew without another read);
+ * *len gets the size read. Otherwise as td_source_read. */
+int td_source_read_all(td_source_t *src, const td_file_t *entry, void *buf, size_t cap, size_t *len,
+		       const char **skip_reason, td_error_t *err);
 
 /* Read block size for file content. */
 #define TD_READ_BLOCK_BYTES (256 * 1024)
