@@ -505,34 +505,38 @@ void td_tlsh_update2(td_tlsh_ctx_t *a, const void *data_a, size_t len_a, td_tlsh
 	td_tlsh_update2_impl(a, data_a, len_a, b, data_b, len_b, TD_TLSH_IMPL_AUTO);
 }
 
-/* Rearrange a[lo..hi] so that a[k] holds the value it would hold sorted,
- * with nothing greater before it and nothing smaller after; returns it.
- * Three-way partitions, because counts repeat (often many zeros). */
-static uint32_t select_kth(uint32_t *a, int lo, int hi, int k)
+/* The k-th smallest (from 0) of in[0..n), n <= TLSH_EFF_BUCKETS. Each
+ * round counts the values below and equal to a pivot and keeps the side
+ * that holds k, without a branch on the data: the counts of a file's
+ * buckets are in no order a branch predictor could learn, and with the
+ * branches a mispredict a value cost more than the rest of the digest's
+ * finishing. */
+static uint32_t select_kth(const uint32_t *in, int n, int k)
 {
-	for (;;) {
-		uint32_t pivot = a[lo + (hi - lo) / 2];
-		int lt = lo, i = lo, gt = hi;
+	uint32_t buf[2][2][TLSH_EFF_BUCKETS];
+	const uint32_t *a = in;
 
-		while (i <= gt) {
+	for (int round = 0;; round ^= 1) {
+		uint32_t pivot = a[n / 2], *lo = buf[round][0], *hi = buf[round][1];
+		int nlo = 0, nhi = 0;
+
+		for (int i = 0; i < n; i++) {
 			uint32_t v = a[i];
-			if (v < pivot) {
-				a[i++] = a[lt];
-				a[lt++] = v;
-			} else if (v > pivot) {
-				a[i] = a[gt];
-				a[gt--] = v;
-			} else {
-				i++;
-			}
+			lo[nlo] = v;
+			nlo += v < pivot;
+			hi[nhi] = v;
+			nhi += v > pivot;
 		}
-		/* Now a[lo..lt-1] < pivot, a[lt..gt] == pivot, a[gt+1..hi] > pivot. */
-		if (k < lt)
-			hi = lt - 1;
-		else if (k > gt)
-			lo = gt + 1;
-		else
+		if (k < nlo) {
+			a = lo;
+			n = nlo;
+		} else if (k < n - nhi) {
 			return pivot;
+		} else {
+			k -= n - nhi;
+			a = hi;
+			n = nhi;
+		}
 	}
 }
 
@@ -556,17 +560,15 @@ static uint8_t length_value(uint64_t len)
 
 td_tlsh_status_t td_tlsh_final(td_tlsh_t *out, const td_tlsh_ctx_t *ctx)
 {
-	uint32_t sorted[TLSH_EFF_BUCKETS];
 	uint32_t q1, q2, q3;
 	int nonzero = 0;
 
 	if (ctx->len_bytes < TD_TLSH_MIN_INPUT_BYTES)
 		return TD_TLSH_TOO_SHORT;
 
-	memcpy(sorted, ctx->bucket, sizeof(sorted));
-	q2 = select_kth(sorted, 0, TLSH_EFF_BUCKETS - 1, TLSH_Q2_INDEX);
-	q1 = select_kth(sorted, 0, TLSH_Q2_INDEX - 1, TLSH_Q1_INDEX);
-	q3 = select_kth(sorted, TLSH_Q2_INDEX + 1, TLSH_EFF_BUCKETS - 1, TLSH_Q3_INDEX);
+	q1 = select_kth(ctx->bucket, TLSH_EFF_BUCKETS, TLSH_Q1_INDEX);
+	q2 = select_kth(ctx->bucket, TLSH_EFF_BUCKETS, TLSH_Q2_INDEX);
+	q3 = select_kth(ctx->bucket, TLSH_EFF_BUCKETS, TLSH_Q3_INDEX);
 	if (q3 == 0)
 		return TD_TLSH_TOO_UNIFORM;
 	for (size_t i = 0; i < TLSH_EFF_BUCKETS; i++)
