@@ -1266,6 +1266,9 @@ static void test_add_scan(void)
 		td_db_writer_free(w);
 		td_source_free(src);
 	}
+	/* The index a new database builds at commit is there. */
+	CHECK_INT(count_rows(db1, "sqlite_master WHERE type = 'index' AND name = 'entry_path'"), 1);
+	CHECK_INT(count_rows(db_ref, "sqlite_master WHERE type = 'index' AND name = 'entry_path'"), 1);
 	ref = load(db_ref, "v1");
 	got1 = load(db1, "v1");
 	got3 = load(db3, "v1");
