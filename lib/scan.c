@@ -213,6 +213,22 @@ static int listing_add(td_listing_t *l, td_file_t *f, td_need_t want, size_t *in
 	return TD_OK;
 }
 
+/* Move the n entries into out[0..n), freeing each segment once it is
+ * copied, so that the two copies are never both resident in full. */
+static void listing_drain(td_listing_t *l, td_file_t *out, size_t n)
+{
+	size_t i = 0;
+
+	for (unsigned k = 0; k < l->nseg; k++) {
+		size_t len = (size_t)LISTING_SEG0 << k;
+		for (size_t j = 0; j < len && i < n; j++)
+			out[i++] = l->seg[k][j].f;
+		free(l->seg[k]);
+		l->seg[k] = NULL;
+	}
+	l->nseg = 0;
+}
+
 /* Move the entries into the listing's tree, sorted, and hand it over. */
 static int listing_take(td_listing_t *l, td_tree_t **out)
 {
@@ -225,13 +241,8 @@ static int listing_take(td_listing_t *l, td_tree_t **out)
 	if (td_grow(&files, &tree->cap, tree->count + n, sizeof(td_file_t)))
 		return TD_ENOMEM;
 	tree->files = files;
-	for (size_t i = 0; i < n; i++)
-		tree->files[tree->count++] = slot_at(l, i)->f;
-	for (unsigned k = 0; k < l->nseg; k++) {
-		free(l->seg[k]);
-		l->seg[k] = NULL;
-	}
-	l->nseg = 0;
+	listing_drain(l, tree->files + tree->count, n);
+	tree->count += n;
 	l->cap = 0;
 	atomic_store(&l->count, 0);
 	if ((rc = sort_and_merge_duplicates(tree)))
@@ -671,10 +682,7 @@ int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 	if (!rc && ntodo)
 		rc = pool_run_listed(&p, nthreads < ntodo ? nthreads : (unsigned)ntodo, stats, err);
 	moved = atomic_load(&l.count);
-	for (size_t i = 0; i < moved; i++)
-		tree->files[i] = slot_at(&l, i)->f;
-	for (unsigned k = 0; k < l.nseg; k++)
-		free(l.seg[k]);
+	listing_drain(&l, tree->files, moved);
 	pool_destroy(&p);
 	return rc;
 }
