@@ -8,6 +8,7 @@
 
 #include "treedrift/arch.h"
 #include "treedrift/kbuild.h"
+#include "kbuild_cpp.h"
 #include "kbuild_impl.h"
 #include "internal.h"
 
@@ -33,6 +34,7 @@ typedef struct kb_dirlist {
 
 struct kb_ctx {
 	const td_kbuild_io_t *io;
+	const td_kconfig_t *cfg; /* NULL: none given */
 	td_kbuild_result_t *r;
 	kb_scope_t globals;
 	td_kbmap_t visited;   /* dir -> (void *)(uintptr_t)flags */
@@ -1656,8 +1658,9 @@ out:
  * name) by a built source, transitively: e.g. arch/x86/mm/ident_map.c, in
  * arch/x86/mm/init_64.c. Each file is read once (the queue holds what is
  * new), at most TD_KBUILD_MAX_FILE_BYTES of it; a file the tree cannot give
- * (an archive keeps no sources) is skipped. #if is not evaluated, so an
- * include under a disabled option counts too. */
+ * (an archive keeps no sources) is skipped. An include in a branch of #if
+ * or #ifdef that the configuration rules out is not followed; conditions
+ * the configuration alone cannot decide count as taken (kbuild_cpp.h). */
 static int resolve_included(kb_ctx_t *ctx)
 {
 	td_kbuild_result_t *r = ctx->r;
@@ -1679,6 +1682,7 @@ static int resolve_included(kb_ctx_t *ctx)
 		const char *from = queue[q];
 		char *data = NULL;
 		size_t len = 0;
+		kb_cpp_t cpp;
 
 		if ((rc = read_tree_file(ctx, from, &data, &len)) == TD_ENOTFOUND) {
 			rc = TD_OK;
@@ -1688,10 +1692,12 @@ static int resolve_included(kb_ctx_t *ctx)
 			goto out;
 		if (len > TD_KBUILD_MAX_FILE_BYTES)
 			len = TD_KBUILD_MAX_FILE_BYTES;
+		kb_cpp_init(&cpp, ctx->cfg);
 		for (size_t i = 0; i < len && !rc;) {
 			const char *nl = memchr(data + i, '\n', len - i), *name;
 			size_t ll = nl ? (size_t)(nl - (data + i)) : len - i, name_len;
-			if (quoted_include(data + i, ll, &name, &name_len))
+			kb_cpp_line(&cpp, data + i, ll);
+			if (kb_cpp_live(&cpp) && quoted_include(data + i, ll, &name, &name_len))
 				rc = add_included(ctx, from, name, name_len, &queue, &queue_len,
 						  &queue_cap);
 			i += ll + 1;
@@ -1743,6 +1749,7 @@ int td_kbuild_eval(td_kbuild_result_t **out, const td_kconfig_t *cfg, const char
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.io = io;
+	ctx.cfg = cfg;
 	ctx.r = r;
 	ctx.modules = cfg && td_kconfig_tristate(cfg, "CONFIG_MODULES") == 'y';
 	td_kbmap_init(&ctx.visited);

@@ -1095,6 +1095,28 @@ static void test_included_sources(void)
 	tree_release(&t);
 }
 
+/* An include in a branch the .config rules out is not followed; one it
+ * cannot decide is. */
+static void test_included_under_if(void)
+{
+	mem_tree_t t = { 0 };
+	td_kbuild_result_t *r;
+
+	tree_add(&t, "Makefile", "# top\n");
+	tree_add(&t, "a.c", "#if IS_ENABLED(CONFIG_SELFTEST)\n#include \"selftest.c\"\n#endif\n"
+		 "#ifdef CONFIG_ON\n#include \"on.c\"\n#else\n#include \"off.c\"\n#endif\n"
+		 "#ifdef __KERNEL__\n#include \"maybe.c\"\n#endif\n");
+	tree_touch(&t, "selftest.c on.c off.c maybe.c");
+	r = eval_text(&t, "obj-y += a.o\n", "CONFIG_ON=y\n");
+	CHECK_INT(td_kbuild_included_count(r), 2);
+	CHECK(has_src(r, "on.c"));
+	CHECK(has_src(r, "maybe.c"));
+	CHECK(!has_src(r, "selftest.c"));
+	CHECK(!has_src(r, "off.c"));
+	td_kbuild_result_free(r);
+	tree_release(&t);
+}
+
 static int fail_read_file(void *ctx, const char *path, char **data, size_t *len)
 {
 	(void)ctx; (void)path; (void)data; (void)len;
@@ -1228,6 +1250,7 @@ int main(void)
 	test_rules_and_recipes();
 	test_is_built();
 	test_included_sources();
+	test_included_under_if();
 	test_errors();
 	test_real_snippets();
 	return check_finish();
