@@ -106,28 +106,53 @@ static void report_progress(const td_scan_opts_t *opts, progress_t *p)
 #define LISTING_WAKE_EVERY 256
 
 typedef struct slot {
-	td_file_t f;
+	td_file_t *f;         /* in files[], or in the caller's tree when borrowed */
 	unsigned char want;   /* td_need_t: what the workers compute */
-	atomic_uchar final;   /* f is done with: digested, skipped, or nothing to do */
+	atomic_uchar final;   /* *f is done with: digested, skipped, or nothing to do */
 } slot_t;
 
 struct td_listing {
 	td_tree_t *tree;      /* the meta; the entries once taken */
 	slot_t *seg[LISTING_SEGS];
+	td_file_t *files[LISTING_SEGS]; /* the entries, beside their slots */
+	int borrowed;         /* the entries are a tree's, not the listing's */
 	unsigned nseg;
 	size_t cap;           /* slots allocated */
 	_Atomic size_t count; /* slots published */
 	atomic_int complete;  /* no slot will be added */
 };
 
-static slot_t *slot_at(const td_listing_t *l, size_t i)
+/* The segment of slot i and its place in it. */
+static unsigned locate(size_t i, size_t *off)
 {
 	size_t b = i / LISTING_SEG0 + 1;
 	unsigned k = 0;
 
 	while (b >> (k + 1))
 		k++;
-	return &l->seg[k][i - LISTING_SEG0 * (((size_t)1 << k) - 1)];
+	*off = i - LISTING_SEG0 * (((size_t)1 << k) - 1);
+	return k;
+}
+
+static slot_t *slot_at(const td_listing_t *l, size_t i)
+{
+	size_t off;
+	unsigned k = locate(i, &off);
+
+	return &l->seg[k][off];
+}
+
+/* Free the segments (and the entries' storage, not the entries). */
+static void listing_free_segments(td_listing_t *l)
+{
+	for (unsigned k = 0; k < l->nseg; k++) {
+		free(l->seg[k]);
+		free(l->files[k]);
+		l->seg[k] = NULL;
+		l->files[k] = NULL;
+	}
+	l->nseg = 0;
+	l->cap = 0;
 }
 
 static int fill_meta(td_tree_t *tree, td_source_t *src);
@@ -155,10 +180,9 @@ void td_listing_free(td_listing_t *l)
 	if (!l)
 		return;
 	n = atomic_load(&l->count);
-	for (size_t i = 0; i < n; i++)
-		td_file_release(&slot_at(l, i)->f);
-	for (unsigned k = 0; k < l->nseg; k++)
-		free(l->seg[k]);
+	for (size_t i = 0; i < n && !l->borrowed; i++)
+		td_file_release(slot_at(l, i)->f);
+	listing_free_segments(l);
 	td_tree_free(l->tree);
 	free(l);
 }
@@ -186,26 +210,39 @@ int td_listing_final(const td_listing_t *l, size_t i)
 
 const td_file_t *td_listing_at(const td_listing_t *l, size_t i)
 {
-	return &slot_at(l, i)->f;
+	return slot_at(l, i)->f;
 }
 
-/* Publish f (moved in) as the next slot, wanting want. Only one thread
- * adds; any may read the slots below count. */
+/* Publish f as the next slot, wanting want: moved in, or (borrowed) by
+ * reference. Only one thread adds; any may read the slots below count. */
 static int listing_add(td_listing_t *l, td_file_t *f, td_need_t want, size_t *index)
 {
-	size_t n = atomic_load_explicit(&l->count, memory_order_relaxed);
+	size_t n = atomic_load_explicit(&l->count, memory_order_relaxed), off;
+	unsigned k;
 	slot_t *s;
 
 	if (n == l->cap) {
 		size_t len = (size_t)LISTING_SEG0 << l->nseg;
-		if (l->nseg == LISTING_SEGS || !(l->seg[l->nseg] = td_malloc_array(len, sizeof(slot_t))))
+		if (l->nseg == LISTING_SEGS || !(l->seg[l->nseg] = td_malloc_array(len, sizeof(slot_t))) ||
+		    (!l->borrowed && !(l->files[l->nseg] = td_malloc_array(len, sizeof(td_file_t))))) {
+			if (l->nseg < LISTING_SEGS) {
+				free(l->seg[l->nseg]);
+				l->seg[l->nseg] = NULL;
+			}
 			return TD_ENOMEM;
+		}
 		l->nseg++;
 		l->cap += len;
 	}
-	s = slot_at(l, n);
-	s->f = *f;
-	memset(f, 0, sizeof(*f));
+	k = locate(n, &off);
+	s = &l->seg[k][off];
+	if (l->borrowed) {
+		s->f = f;
+	} else {
+		s->f = &l->files[k][off];
+		*s->f = *f;
+		memset(f, 0, sizeof(*f));
+	}
 	s->want = (unsigned char)want;
 	atomic_init(&s->final, 0);
 	*index = n;
@@ -213,8 +250,9 @@ static int listing_add(td_listing_t *l, td_file_t *f, td_need_t want, size_t *in
 	return TD_OK;
 }
 
-/* Move the n entries into out[0..n), freeing each segment once it is
- * copied, so that the two copies are never both resident in full. */
+/* Move the n entries (the listing's own) into out[0..n), freeing each
+ * segment once it is copied, so that the two copies are never both
+ * resident in full. */
 static void listing_drain(td_listing_t *l, td_file_t *out, size_t n)
 {
 	size_t i = 0;
@@ -222,9 +260,11 @@ static void listing_drain(td_listing_t *l, td_file_t *out, size_t n)
 	for (unsigned k = 0; k < l->nseg; k++) {
 		size_t len = (size_t)LISTING_SEG0 << k;
 		for (size_t j = 0; j < len && i < n; j++)
-			out[i++] = l->seg[k][j].f;
+			out[i++] = l->files[k][j];
 		free(l->seg[k]);
+		free(l->files[k]);
 		l->seg[k] = NULL;
+		l->files[k] = NULL;
 	}
 	l->nseg = 0;
 }
@@ -439,14 +479,14 @@ static int pool_next(pool_t *p, td_digester_t *dg, lane_t *l)
 		want = (td_need_t)s->want;
 		if (want == TD_NEED_NONE)
 			continue;
-		if (want == TD_NEED_FULL && s->f.size_bytes <= LANE_LIMIT_BYTES) {
-			if ((rc = lane_fill(p, l, &s->f, k)))
+		if (want == TD_NEED_FULL && s->f->size_bytes <= LANE_LIMIT_BYTES) {
+			if ((rc = lane_fill(p, l, s->f, k)))
 				return rc;
 			continue;
 		}
-		if ((rc = digest_one(p, dg, &s->f, want)))
+		if ((rc = digest_one(p, dg, s->f, want)))
 			return rc;
-		file_done(p, &s->f, k);
+		file_done(p, s->f, k);
 	}
 	return 0;
 }
@@ -648,7 +688,7 @@ int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 {
 	td_listing_t l;
 	pool_t p;
-	size_t ntodo = 0, moved;
+	size_t ntodo = 0;
 	unsigned nthreads;
 	int rc = TD_OK;
 
@@ -662,8 +702,9 @@ int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 						    td_source_root(src));
 		return TD_OK;
 	}
-	/* The entries move into a listing for the pool, and back after. */
+	/* The pool works on a listing that refers to the tree's entries. */
 	memset(&l, 0, sizeof(l));
+	l.borrowed = 1;
 	pool_init(&p, &l, src, opts, NULL, NULL);
 	for (size_t i = 0; i < tree->count && !rc; i++) {
 		td_need_t want = need ? (td_need_t)need[i] : TD_NEED_FULL;
@@ -681,8 +722,7 @@ int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 	nthreads = worker_count(opts);
 	if (!rc && ntodo)
 		rc = pool_run_listed(&p, nthreads < ntodo ? nthreads : (unsigned)ntodo, stats, err);
-	moved = atomic_load(&l.count);
-	listing_drain(&l, tree->files, moved);
+	listing_free_segments(&l);
 	pool_destroy(&p);
 	return rc;
 }
