@@ -36,7 +36,7 @@ log() { printf 'bench %(%T)T: %s\n' -1 "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 # Result rows, filled in by bench().
-ROW_ID=() ROW_NAME=() ROW_CMD=() ROW_MEAN=() ROW_SD=() ROW_CPU=() ROW_RSS=()
+ROW_ID=() ROW_NAME=() ROW_CMD=() ROW_MEAN=() ROW_SD=() ROW_CPU=() ROW_RSS=() ROW_LO=() ROW_HI=()
 NOTES=()
 FAILED=0
 
@@ -72,8 +72,8 @@ peak_rss_kb() {
     rm -f -- "$out"
 }
 
-# time_hyperfine ID PREPARE CMD IGNORE_FAIL: print "MEAN STDDEV CPU" in
-# seconds, CPU being the mean user + system time.
+# time_hyperfine ID PREPARE CMD IGNORE_FAIL: print "MEAN STDDEV CPU MIN MAX"
+# in seconds, CPU being the mean user + system time.
 time_hyperfine() {
     local id=$1 prepare=$2 cmd=$3 ignore=$4
     local args=(--shell=bash --warmup "$WARMUP" --runs "$RUNS"
@@ -82,11 +82,11 @@ time_hyperfine() {
     [[ -z $prepare ]] || args+=(--prepare "$prepare")
     hyperfine "${args[@]}" -n "$id" "$cmd" >&2 || return 1
     # CSV columns: command,mean,stddev,median,user,system,min,max
-    awk -F, 'NR == 2 { printf "%s %s %f\n", $2, ($3 == "" ? "0" : $3), $5 + $6 }' "$RAW/$id.csv"
+    awk -F, 'NR == 2 { printf "%s %s %f %s %s\n", $2, ($3 == "" ? "0" : $3), $5 + $6, $7, $8 }' "$RAW/$id.csv"
 }
 
 # time_fallback ID PREPARE CMD IGNORE_FAIL: like time_hyperfine, using GNU
-# time for every run; prints "MEAN STDDEV CPU PEAK_RSS_KB".
+# time for every run; prints "MEAN STDDEV CPU PEAK_RSS_KB MIN MAX".
 time_fallback() {
     local id=$1 prepare=$2 cmd=$3 ignore=$4 i rc
     local log_file=$RAW/$id.time
@@ -100,32 +100,33 @@ time_fallback() {
         ((i < WARMUP)) || tail -n 1 "$RAW/$id.last" >>"$log_file"
     done
     rm -f -- "$RAW/$id.last"
-    awk '{ n++; s += $1; ss += $1 * $1; c += $3 + $4; if ($2 > m) m = $2 }
+    awk '{ n++; s += $1; ss += $1 * $1; c += $3 + $4; if ($2 > m) m = $2
+           if (n == 1 || $1 < lo) lo = $1; if (n == 1 || $1 > hi) hi = $1 }
          END {
              mean = s / n
              var = n > 1 ? (ss - n * mean * mean) / (n - 1) : 0
-             printf "%f %f %f %d\n", mean, (var > 0 ? sqrt(var) : 0), c / n, m
+             printf "%f %f %f %d %f %f\n", mean, (var > 0 ? sqrt(var) : 0), c / n, m, lo, hi
          }' "$log_file"
 }
 
 # bench ID LABEL IGNORE_FAIL PREPARE CMD: time CMD and add a result row.
 bench() {
     local id=$1 label=$2 ignore=$3 prepare=$4 cmd=$5
-    local mean sd cpu rss stats
+    local mean sd cpu rss lo hi stats
 
     log "timing $label: $cmd"
     if [[ $HAVE_HYPERFINE -eq 1 ]]; then
         if stats=$(time_hyperfine "$id" "$prepare" "$cmd" "$ignore") \
             && rss=$(peak_rss_kb "$prepare" "$cmd" "$ignore"); then
-            read -r mean sd cpu <<<"$stats"
+            read -r mean sd cpu lo hi <<<"$stats"
         else
-            mean=failed sd=- cpu=- rss=-
+            mean=failed sd=- cpu=- rss=- lo=- hi=-
         fi
     else
         if stats=$(time_fallback "$id" "$prepare" "$cmd" "$ignore"); then
-            read -r mean sd cpu rss <<<"$stats"
+            read -r mean sd cpu rss lo hi <<<"$stats"
         else
-            mean=failed sd=- cpu=- rss=-
+            mean=failed sd=- cpu=- rss=- lo=- hi=-
         fi
     fi
     if [[ $mean == failed ]]; then
@@ -133,7 +134,7 @@ bench() {
         FAILED=1
     fi
     ROW_ID+=("$id") ROW_NAME+=("$label") ROW_CMD+=("$cmd") ROW_MEAN+=("$mean") ROW_SD+=("$sd")
-    ROW_CPU+=("$cpu") ROW_RSS+=("$rss")
+    ROW_CPU+=("$cpu") ROW_RSS+=("$rss") ROW_LO+=("$lo") ROW_HI+=("$hi")
 }
 
 skip() {
@@ -154,8 +155,10 @@ row_field() {
 # check LABEL ID LIMIT_S [MAX_RATIO [MAX_RSS_MB]]: one line of the target list.
 check() {
     local label=$1 id=$2 limit=$3 max_ratio=${4:-} max_rss=${5:-}
-    local mean floor rss verdict
+    local mean floor rss verdict lo hi
     mean=$(row_field "$id" ROW_MEAN)
+    lo=$(row_field "$id" ROW_LO)
+    hi=$(row_field "$id" ROW_HI)
     floor=${ROW_MEAN[0]}
     rss=$(row_field "$id" ROW_RSS)
     if [[ -z $mean || $mean == failed ]]; then
@@ -169,7 +172,7 @@ check() {
             if (x != "" && k ~ /^[0-9]+$/) ok = ok && k / 1024 < x
             print (ok ? "met" : "not met")
         }')
-    echo "- $label: **$verdict** ($(printf '%.2f' "$mean") s)"
+    echo "- $label: **$verdict** ($(printf '%.2f' "$mean") s; runs $(printf '%.2f' "$lo") to $(printf '%.2f' "$hi") s)"
 }
 
 targets() {
@@ -182,7 +185,7 @@ targets() {
 }
 
 report() {
-    local floor=${ROW_MEAN[0]} i ratio mean sd cpu rss
+    local floor=${ROW_MEAN[0]} i ratio mean sd cpu rss range
     local files bytes other_files other_bytes
     read -r files bytes < <(tree_stats "$TREE")
     read -r other_files other_bytes < <(tree_stats "$OTHER")
@@ -197,18 +200,19 @@ report() {
     echo "- tree: \`$TREE\` ($files files, $bytes bytes)"
     echo "- compare tree: \`$OTHER\` ($other_files files, $other_bytes bytes)"
     echo
-    echo "| command | mean [s] | stddev [s] | × cat | user+sys [s] | peak RSS [MB] |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+    echo "| command | mean [s] | stddev [s] | min–max [s] | × cat | user+sys [s] | peak RSS [MB] |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
     for i in "${!ROW_NAME[@]}"; do
-        mean=${ROW_MEAN[i]} sd=${ROW_SD[i]} cpu=${ROW_CPU[i]} rss=${ROW_RSS[i]} ratio=-
+        mean=${ROW_MEAN[i]} sd=${ROW_SD[i]} cpu=${ROW_CPU[i]} rss=${ROW_RSS[i]} ratio=- range=-
         if [[ $mean != failed ]]; then
             [[ $floor == failed ]] || ratio=$(awk -v m="$mean" -v f="$floor" 'BEGIN { printf "%.2f", m / f }')
             mean=$(printf '%.3f' "$mean")
             sd=$(printf '%.3f' "$sd")
             cpu=$(printf '%.2f' "$cpu")
+            range="$(printf '%.2f' "${ROW_LO[i]}")–$(printf '%.2f' "${ROW_HI[i]}")"
         fi
         [[ $rss == n/a || $rss == - ]] || rss=$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')
-        echo "| ${ROW_NAME[i]} | $mean | $sd | $ratio | $cpu | $rss |"
+        echo "| ${ROW_NAME[i]} | $mean | $sd | $range | $ratio | $cpu | $rss |"
     done
     echo
     targets
