@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "shell_fixture.h"
+#include "tree_fixture.h"
 #include "treedrift/annotate.h"
 #include "treedrift/compare.h"
 #include "treedrift/load.h"
@@ -140,16 +141,6 @@ static void test_guess_arch(void)
 	CHECK(td_kconfig_guess_arch("", 0) == NULL);
 }
 
-static const td_change_t *change(const td_result_t *r, const char *path)
-{
-	for (size_t i = 0; i < r->count; i++) {
-		const td_file_t *f = r->changes[i].target ? r->changes[i].target : r->changes[i].upstream;
-		if (f && !strcmp(f->path, path))
-			return &r->changes[i];
-	}
-	return NULL;
-}
-
 static void test_compare_annotated(const td_kconfig_t *cfg)
 {
 	td_tree_t *up = load(path_in("up")), *tgt = load(path_in("tgt"));
@@ -190,16 +181,16 @@ static void test_compare_annotated(const td_kconfig_t *cfg)
 	CHECK_INT(r->totals.removed, 1);
 	CHECK_INT(r->totals.modified, 9);
 	CHECK_INT(r->totals.added, 0);
-	CHECK((c = change(r, "kernel/sched/core.c")) && c->built == 1 && c->cls == TD_CLASS_DIRTY);
+	CHECK((c = fx_change(r, "kernel/sched/core.c")) && c->built == 1 && c->cls == TD_CLASS_DIRTY);
 	CHECK(c && c->policy_class && !strcmp(c->policy_class, "core") && c->weight == 3.0);
 	CHECK(c && c->risk == 3.0 * c->distance);
-	CHECK((c = change(r, "kernel/bar_extra.c")) && c->built == 0);
-	CHECK((c = change(r, "drivers/gpu/gpu.c")) && c->built == 0 && !strcmp(c->policy_class, "driver"));
-	CHECK((c = change(r, "include/linux/sched.h")) && c->built == 2);
-	CHECK((c = change(r, "kernel/Makefile")) && c->built == 2 && !strcmp(c->policy_class, "build"));
-	CHECK((c = change(r, "kernel/old.c")) && c->built == 0 && c->status == TD_STATUS_REMOVED);
-	CHECK((c = change(r, "Documentation/sched.rst")) && c->weight == 0.1);
-	CHECK(change(r, "arch/mips/kernel/setup.c") == NULL);
+	CHECK((c = fx_change(r, "kernel/bar_extra.c")) && c->built == 0);
+	CHECK((c = fx_change(r, "drivers/gpu/gpu.c")) && c->built == 0 && !strcmp(c->policy_class, "driver"));
+	CHECK((c = fx_change(r, "include/linux/sched.h")) && c->built == 2);
+	CHECK((c = fx_change(r, "kernel/Makefile")) && c->built == 2 && !strcmp(c->policy_class, "build"));
+	CHECK((c = fx_change(r, "kernel/old.c")) && c->built == 0 && c->status == TD_STATUS_REMOVED);
+	CHECK((c = fx_change(r, "Documentation/sched.rst")) && c->weight == 0.1);
+	CHECK(fx_change(r, "arch/mips/kernel/setup.c") == NULL);
 
 	/* built: core.c fork.c eth.c smp.c; not built: bar_extra.c gpu.c old.c;
 	 * support: sched.h Makefile sched.rst */

@@ -34,16 +34,6 @@ static void add_file(td_tree_t *t, const char *path, const char *data)
 	fx_add(t, path, data, strlen(data));
 }
 
-static const td_change_t *find(const td_result_t *r, const char *path)
-{
-	for (size_t i = 0; i < r->count; i++) {
-		const td_file_t *f = r->changes[i].target ? r->changes[i].target : r->changes[i].upstream;
-		if (!strcmp(f->path, path))
-			return &r->changes[i];
-	}
-	return NULL;
-}
-
 static void test_classify(void)
 {
 	td_thresholds_t t = { TD_DEFAULT_CLEAN_BELOW, TD_DEFAULT_DIRTY_ABOVE };
@@ -97,28 +87,28 @@ static void test_statuses(void)
 	if (!r)
 		goto out;
 	CHECK_INT(r->count, 9);
-	CHECK((c = find(r, "kernel/same.c")) && c->status == TD_STATUS_IDENTICAL && c->distance == 0);
-	c = find(r, "kernel/edit.c");
+	CHECK((c = fx_change(r, "kernel/same.c")) && c->status == TD_STATUS_IDENTICAL && c->distance == 0);
+	c = fx_change(r, "kernel/edit.c");
 	CHECK(c && c->status == TD_STATUS_MODIFIED && !c->fallback && c->cls == TD_CLASS_CLEAN);
 	CHECK(c && c->distance > 0 && c->distance < 60);
-	c = find(r, "drivers/rewritten.c");
+	c = fx_change(r, "drivers/rewritten.c");
 	CHECK(c && c->status == TD_STATUS_MODIFIED && !c->fallback);
-	CHECK(c && c->distance > find(r, "kernel/edit.c")->distance);
-	c = find(r, "drivers/gone.c");
+	CHECK(c && c->distance > fx_change(r, "kernel/edit.c")->distance);
+	c = fx_change(r, "drivers/gone.c");
 	CHECK(c && c->status == TD_STATUS_REMOVED && c->distance == 0 && c->cls == TD_CLASS_NONE);
-	c = find(r, "drivers/new.c");
+	c = fx_change(r, "drivers/new.c");
 	CHECK(c && c->status == TD_STATUS_ADDED && c->distance == TD_DEFAULT_ADDED_DISTANCE &&
 	      c->cls == TD_CLASS_DIRTY && c->upstream == NULL);
 	/* symlinks: edit distance of the target texts, 1 byte of 8: 300 / 8, rounded */
-	c = find(r, "link");
+	c = fx_change(r, "link");
 	CHECK(c && c->status == TD_STATUS_MODIFIED && c->fallback && c->distance == 38);
-	c = find(r, "fifo");
+	c = fx_change(r, "fifo");
 	CHECK(c && c->status == TD_STATUS_SKIPPED && c->distance == 0);
 	/* too short for TLSH: the byte fallback, one byte of three */
-	c = find(r, "tiny");
+	c = fx_change(r, "tiny");
 	CHECK(c && c->status == TD_STATUS_MODIFIED && c->fallback && c->distance == 100);
 	/* a file that became a symlink is as good as new */
-	c = find(r, "type");
+	c = fx_change(r, "type");
 	CHECK(c && c->status == TD_STATUS_MODIFIED && c->distance == TD_DEFAULT_ADDED_DISTANCE);
 
 	CHECK_INT(r->totals.identical, 1);
@@ -179,10 +169,10 @@ static void test_scope_and_options(void)
 	if (!r)
 		goto out;
 	CHECK_INT(r->count, 2); /* drivers/x.c and drivers/y.c */
-	CHECK(find(r, "drivers/x.h") == NULL && find(r, "kernel/z.c") == NULL);
-	CHECK(find(r, "drivers/y.c") && find(r, "drivers/y.c")->distance == 42 &&
-	      find(r, "drivers/y.c")->cls == TD_CLASS_CLEAN);
-	with_len = find(r, "drivers/x.c") ? find(r, "drivers/x.c")->distance : -1;
+	CHECK(fx_change(r, "drivers/x.h") == NULL && fx_change(r, "kernel/z.c") == NULL);
+	CHECK(fx_change(r, "drivers/y.c") && fx_change(r, "drivers/y.c")->distance == 42 &&
+	      fx_change(r, "drivers/y.c")->cls == TD_CLASS_CLEAN);
+	with_len = fx_change(r, "drivers/x.c") ? fx_change(r, "drivers/x.c")->distance : -1;
 	td_result_free(r);
 	r = NULL;
 

@@ -66,16 +66,6 @@ static void remove_fixture(void)
 	fx_cleanup(db_path);
 }
 
-static const td_change_t *change(const td_result_t *r, const char *path)
-{
-	for (size_t i = 0; i < r->count; i++) {
-		const td_file_t *f = r->changes[i].target ? r->changes[i].target : r->changes[i].upstream;
-		if (!strcmp(f->path, path))
-			return &r->changes[i];
-	}
-	return NULL;
-}
-
 /* The handle the load opened serves td_origin_versions and a second
  * load after the database file is gone: nothing opens the path again. */
 static void test_keeps_handle(void)
@@ -100,7 +90,7 @@ static void test_keeps_handle(void)
 	CHECK_STR(r->base_version, "v1");
 	CHECK(td_origin_versions(r, db, &marked, &err) == 0);
 	CHECK_INT(marked, 1);
-	CHECK_STR(change(r, "back.c")->matches_version, "v2");
+	CHECK_STR(fx_change(r, "back.c")->matches_version, "v2");
 	td_result_free(r);
 	r = NULL;
 

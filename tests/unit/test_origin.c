@@ -9,16 +9,6 @@
 #include "treedrift/compare.h"
 #include "treedrift/origin.h"
 
-static const td_change_t *change(const td_result_t *r, const char *path)
-{
-	for (size_t i = 0; i < r->count; i++) {
-		const td_file_t *f = r->changes[i].target ? r->changes[i].target : r->changes[i].upstream;
-		if (!strcmp(f->path, path))
-			return &r->changes[i];
-	}
-	return NULL;
-}
-
 static td_result_t *compare(td_tree_t *up, td_tree_t *tgt)
 {
 	td_result_t *r = NULL;
@@ -56,24 +46,24 @@ static void test_moved_and_copied(void)
 	o.threads = 1;
 	CHECK(td_origin_find(r, &o, &st, &err) == 0);
 
-	c = change(r, "new/b.c");
+	c = fx_change(r, "new/b.c");
 	CHECK(c && c->status == TD_STATUS_ADDED && c->origin_kind == TD_ORIGIN_MOVED);
 	CHECK_STR(c && c->origin ? c->origin->path : NULL, "old/b.c");
 	CHECK_INT(c ? c->distance : -1, 0);
 	CHECK(c && c->cls == TD_CLASS_CLEAN);
 
-	c = change(r, "drivers/net/foo_vendor.c");
+	c = fx_change(r, "drivers/net/foo_vendor.c");
 	CHECK(c && c->origin_kind == TD_ORIGIN_COPIED);
 	CHECK_STR(c && c->origin ? c->origin->path : NULL, "drivers/net/foo.c");
 	CHECK(c && c->distance > 0 && c->distance <= TD_DEFAULT_COPY_THRESHOLD);
 	CHECK(c && c->distance == td_tlsh_distance(&c->target->digest.tlsh, &c->origin->digest.tlsh, 1));
 
-	c = change(r, "unrelated.c");
+	c = fx_change(r, "unrelated.c");
 	CHECK(c && c->origin_kind == TD_ORIGIN_NONE && !c->origin && c->distance == TD_DEFAULT_ADDED_DISTANCE);
-	c = change(r, "inc/tiny.h");
+	c = fx_change(r, "inc/tiny.h");
 	CHECK(c && c->origin_kind == TD_ORIGIN_MOVED);
 	CHECK_STR(c && c->origin ? c->origin->path : NULL, "tiny.h");
-	c = change(r, "inc/tiny2.h");
+	c = fx_change(r, "inc/tiny2.h");
 	CHECK(c && !c->origin && c->distance == TD_DEFAULT_ADDED_DISTANCE);
 
 	CHECK_INT(st.searched, 5);
@@ -81,7 +71,7 @@ static void test_moved_and_copied(void)
 	CHECK_INT(st.copied, 1);
 	CHECK_INT(st.candidates, 3);
 	/* Totals follow: two wholly new files at 300, the copy, two at 0. */
-	c = change(r, "drivers/net/foo_vendor.c");
+	c = fx_change(r, "drivers/net/foo_vendor.c");
 	CHECK_INT(r->totals.added, 5);
 	CHECK_INT(r->totals.added_distance, 600 + (uint64_t)(c ? c->distance : 0));
 	CHECK_INT(r->totals.by_class[TD_CLASS_DIRTY].files, 2);
@@ -115,13 +105,13 @@ static void test_threshold(void)
 		fx_add_text(tgt, "here.c", 4, 3000);
 		r = compare(up, tgt);
 		td_origin_opts_init(&o);
-		c = change(r, "bar.c");
+		c = fx_change(r, "bar.c");
 		d = td_tlsh_distance(&c->target->digest.tlsh, &up->files[0].digest.tlsh, 1);
 		CHECK(d > 0 && d < 100);
 		o.copy_threshold = pass ? -1 : d - 1;
 		CHECK(td_origin_find(r, &o, NULL, &err) == 0);
 		CHECK(c->origin_kind == TD_ORIGIN_NONE && c->distance == TD_DEFAULT_ADDED_DISTANCE);
-		CHECK(change(r, "here.c")->origin_kind == TD_ORIGIN_MOVED);
+		CHECK(fx_change(r, "here.c")->origin_kind == TD_ORIGIN_MOVED);
 		/* At exactly the threshold it is a copy. */
 		if (!pass) {
 			o.copy_threshold = d;
@@ -155,9 +145,9 @@ static void test_ties(void)
 	fx_add(tgt, "new/twin.c", edited, 5000);
 	r = compare(up, tgt);
 	CHECK(td_origin_find(r, NULL, NULL, &err) == 0);
-	c = change(r, "q/same.c");
+	c = fx_change(r, "q/same.c");
 	CHECK_STR(c && c->origin ? c->origin->path : NULL, "z/same.c");
-	c = change(r, "new/twin.c");
+	c = fx_change(r, "new/twin.c");
 	CHECK(c && c->origin_kind == TD_ORIGIN_COPIED);
 	CHECK_STR(c && c->origin ? c->origin->path : NULL, "b/twin2.c");
 	td_result_free(r);
@@ -185,16 +175,16 @@ static void test_find_copies(void)
 	r = compare(up, tgt);
 	td_origin_opts_init(&o);
 	CHECK(td_origin_find(r, &o, NULL, &err) == 0);
-	CHECK(change(r, "drv.c")->origin_kind == TD_ORIGIN_SAME_PATH);
+	CHECK(fx_change(r, "drv.c")->origin_kind == TD_ORIGIN_SAME_PATH);
 	o.find_copies = 1;
 	CHECK(td_origin_find(r, &o, NULL, &err) == 0);
-	CHECK(change(r, "drv.c")->status == TD_STATUS_MODIFIED);
-	CHECK(change(r, "drv.c")->origin_kind == TD_ORIGIN_COPIED);
-	CHECK_STR(change(r, "drv.c")->origin->path, "other.c");
-	CHECK(change(r, "drv.c")->distance < 100);
-	CHECK(change(r, "dup.c")->origin_kind == TD_ORIGIN_COPIED);
-	CHECK_STR(change(r, "dup.c")->origin->path, "plain.c");
-	CHECK_INT(change(r, "dup.c")->distance, 0);
+	CHECK(fx_change(r, "drv.c")->status == TD_STATUS_MODIFIED);
+	CHECK(fx_change(r, "drv.c")->origin_kind == TD_ORIGIN_COPIED);
+	CHECK_STR(fx_change(r, "drv.c")->origin->path, "other.c");
+	CHECK(fx_change(r, "drv.c")->distance < 100);
+	CHECK(fx_change(r, "dup.c")->origin_kind == TD_ORIGIN_COPIED);
+	CHECK_STR(fx_change(r, "dup.c")->origin->path, "plain.c");
+	CHECK_INT(fx_change(r, "dup.c")->distance, 0);
 	td_result_free(r);
 	free(edited);
 }
@@ -340,19 +330,19 @@ static void test_versions(void)
 	r = compare(up, tgt);
 	CHECK(td_origin_versions(r, h, &marked, &err) == 0);
 	CHECK_INT(marked, 3);
-	CHECK_STR(change(r, "back.c")->matches_version, "v1.10");
-	CHECK_STR(change(r, "late.c")->matches_version, "v1.11");
-	CHECK_STR(change(r, "mid.c")->matches_version, "v1.10");
-	CHECK(!change(r, "own.c")->matches_version);
-	CHECK_INT(change(r, "late.c")->status, TD_STATUS_ADDED);
-	CHECK_INT(change(r, "back.c")->distance, 0);
-	CHECK_INT(change(r, "back.c")->cls, TD_CLASS_CLEAN);
+	CHECK_STR(fx_change(r, "back.c")->matches_version, "v1.10");
+	CHECK_STR(fx_change(r, "late.c")->matches_version, "v1.11");
+	CHECK_STR(fx_change(r, "mid.c")->matches_version, "v1.10");
+	CHECK(!fx_change(r, "own.c")->matches_version);
+	CHECK_INT(fx_change(r, "late.c")->status, TD_STATUS_ADDED);
+	CHECK_INT(fx_change(r, "back.c")->distance, 0);
+	CHECK_INT(fx_change(r, "back.c")->cls, TD_CLASS_CLEAN);
 	CHECK_INT(r->totals.modified, 2);
 	CHECK_INT(r->totals.added, 2);
 	CHECK_INT(r->totals.total_distance, TD_DEFAULT_ADDED_DISTANCE);
 	/* td_origin_find leaves them alone. */
 	CHECK(td_origin_find(r, NULL, NULL, &err) == 0);
-	CHECK(!change(r, "late.c")->origin);
+	CHECK(!fx_change(r, "late.c")->origin);
 	td_result_free(r);
 	td_db_free(h);
 	fx_cleanup(db);

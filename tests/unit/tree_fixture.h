@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "treedrift/compare.h"
 #include "treedrift/digest.h"
 #include "treedrift/store.h"
 #include "treedrift/tree.h"
@@ -114,6 +115,18 @@ static inline void fx_db_add(const char *path, td_tree_t *t)
 	if (err.msg[0])
 		fprintf(stderr, "db: %s\n", err.msg);
 	td_db_writer_free(w);
+}
+
+/* The change of a result at path (its target's, or its upstream's when
+ * removed), or NULL. */
+static inline const td_change_t *fx_change(const td_result_t *r, const char *path)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const td_file_t *f = r->changes[i].target ? r->changes[i].target : r->changes[i].upstream;
+		if (f && !strcmp(f->path, path))
+			return &r->changes[i];
+	}
+	return NULL;
 }
 
 #endif
