@@ -1696,8 +1696,9 @@ static int resolve_included(kb_ctx_t *ctx)
 		for (size_t i = 0; i < len && !rc;) {
 			const char *nl = memchr(data + i, '\n', len - i), *name;
 			size_t ll = nl ? (size_t)(nl - (data + i)) : len - i, name_len;
-			kb_cpp_line(&cpp, data + i, ll);
-			if (kb_cpp_live(&cpp) && quoted_include(data + i, ll, &name, &name_len))
+			size_t code = kb_cpp_line(&cpp, data + i, ll);
+			if (kb_cpp_live(&cpp) &&
+			    quoted_include(data + i + code, ll - code, &name, &name_len))
 				rc = add_included(ctx, from, name, name_len, &queue, &queue_len,
 						  &queue_cap);
 			i += ll + 1;

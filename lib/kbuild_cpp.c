@@ -6,7 +6,8 @@
  * parentheses. Another macro is an unknown value (FOO && CONFIG_N is
  * still false); anything else (a comparison, a call, a line continued
  * with a backslash) makes the condition unknown. An unknown branch counts
- * as compiled: the answer errs towards "built". */
+ * as compiled: the answer errs towards "built". Block comments hide the
+ * directives they hold. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -326,9 +327,45 @@ static void next_branch(kb_cpp_t *c, int v)
 	f->maybe |= v != KB_FALSE;
 }
 
-void kb_cpp_line(kb_cpp_t *c, const char *s, size_t len)
+/* Past the star and slash that close a comment open at s, or NULL. */
+static const char *comment_close(const char *s, const char *end)
 {
-	const char *end = s + len, *word;
+	for (; s + 1 < end; s++)
+		if (s[0] == '*' && s[1] == '/')
+			return s + 2;
+	return NULL;
+}
+
+/* Whether the line s..end leaves a block comment open. Strings and
+ * character constants end with their line (an apostrophe in #error
+ * text must not hide the lines after it). */
+static int leaves_comment_open(const char *s, const char *end)
+{
+	char quote = 0;
+
+	while (s < end) {
+		char ch = *s++;
+
+		if (quote) {
+			if (ch == '\\' && s < end)
+				s++;
+			else if (ch == quote)
+				quote = 0;
+		} else if (ch == '"' || ch == '\'') {
+			quote = ch;
+		} else if (ch == '/' && s < end && *s == '/') {
+			return 0;
+		} else if (ch == '/' && s < end && *s == '*') {
+			if (!(s = comment_close(s + 1, end)))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static void directive(kb_cpp_t *c, const char *s, const char *end)
+{
+	const char *word;
 	size_t wl;
 	parser_t p = { c, s, end, 0 };
 
@@ -358,4 +395,15 @@ void kb_cpp_line(kb_cpp_t *c, const char *s, size_t len)
 		else if (c->depth)
 			c->depth--;
 	}
+}
+
+size_t kb_cpp_line(kb_cpp_t *c, const char *s, size_t len)
+{
+	const char *end = s + len, *code = s;
+
+	if (c->in_comment && !(code = comment_close(s, end)))
+		return len;
+	directive(c, code, end);
+	c->in_comment = leaves_comment_open(code, end);
+	return (size_t)(code - s);
 }

@@ -27,12 +27,16 @@ typedef struct kb_cpp {
 	kb_cpp_frame_t stack[KB_CPP_MAX_DEPTH];
 	size_t depth;            /* frames in stack */
 	size_t overflow;         /* frames past KB_CPP_MAX_DEPTH */
+	int in_comment;          /* the next line starts inside a comment */
 } kb_cpp_t;
 
 void kb_cpp_init(kb_cpp_t *c, const td_kconfig_t *cfg);
 
-/* Take the line s[0..len): a conditional directive updates the state. */
-void kb_cpp_line(kb_cpp_t *c, const char *s, size_t len);
+/* Take the line s[0..len): a conditional directive updates the state,
+ * and a block comment left open hides the lines that follow it, their
+ * directives included. Returns where the line's code starts: 0, or past
+ * the end of a comment open since an earlier line (len: none). */
+size_t kb_cpp_line(kb_cpp_t *c, const char *s, size_t len);
 
 /* 0 when the lines from here are ruled out by the configuration (a branch
  * whose condition is known false, or after one known true); 1 when they

@@ -1105,10 +1105,13 @@ static void test_included_under_if(void)
 	tree_add(&t, "Makefile", "# top\n");
 	tree_add(&t, "a.c", "#if IS_ENABLED(CONFIG_SELFTEST)\n#include \"selftest.c\"\n#endif\n"
 		 "#ifdef CONFIG_ON\n#include \"on.c\"\n#else\n#include \"off.c\"\n#endif\n"
-		 "#ifdef __KERNEL__\n#include \"maybe.c\"\n#endif\n");
-	tree_touch(&t, "selftest.c on.c off.c maybe.c");
+		 "#ifdef __KERNEL__\n#include \"maybe.c\"\n#endif\n"
+		 "/* Not compiled:\n#include \"commented.c\"\n#if 0 */\n#include \"after.c\"\n");
+	tree_touch(&t, "selftest.c on.c off.c maybe.c commented.c after.c");
 	r = eval_text(&t, "obj-y += a.o\n", "CONFIG_ON=y\n");
-	CHECK_INT(td_kbuild_included_count(r), 2);
+	CHECK_INT(td_kbuild_included_count(r), 3);
+	CHECK(has_src(r, "after.c"));
+	CHECK(!has_src(r, "commented.c"));
 	CHECK(has_src(r, "on.c"));
 	CHECK(has_src(r, "maybe.c"));
 	CHECK(!has_src(r, "selftest.c"));

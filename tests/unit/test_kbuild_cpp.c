@@ -64,6 +64,13 @@ int main(void)
 			   "#if FOO\nc\n#elif CONFIG_Y\nd\n#else\ne\n#endif\n"), "01111");
 	/* After an undecided branch, a later one may still be taken. */
 	CHECK_STR(live_map(cfg, "#ifdef FOO\na\n#elif IS_ENABLED(CONFIG_N)\nb\n#endif\n"), "10");
+	/* Block comments hide directives, wherever they open and close;
+	 * quotes and line comments do not open one. */
+	CHECK_STR(live_map(cfg, "/*\n#if 0\n*/\na\n"), "111");
+	CHECK_STR(live_map(cfg, "#if 0 /* open\n#endif\n*/\na\n#endif\nb\n"), "001");
+	CHECK_STR(live_map(cfg, "/* x\n*/ #if 0\na\n#endif\nb\n"), "1001");
+	CHECK_STR(live_map(cfg, "s = \"/*\"; c = '/'; /* one */ /**/\n#if 0\na\n#endif\nb\n"), "101");
+	CHECK_STR(live_map(cfg, "// /* not a block\n#error don't /*\n#if 0\na\n#endif\nb\n"), "101");
 	/* No configuration: nothing is decided. */
 	CHECK_STR(live_map(NULL, "#if IS_ENABLED(CONFIG_N)\na\n#else\nb\n#endif\n#if 0\nc\n#endif\n"), "111");
 	/* Stray #endif and deep nesting do not break the state. */
