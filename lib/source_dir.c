@@ -15,7 +15,11 @@
  * opened O_NONBLOCK | O_NOCTTY and turned down by fstat, so it cannot hang
  * the scan; one swapped for another file is caught by its dev/inode.
  *
- * Entries named ".git" are left out at any depth (see name_is_skipped). */
+ * Each directory is listed whole and its names sorted (byte order) before
+ * any is returned, so the walk's order is the same on every file system:
+ * a directory's non-directory entries, then its subdirectories, each in
+ * name order. Entries named ".git" are left out at any depth (see
+ * name_is_skipped). */
 #define _DEFAULT_SOURCE /* syscall(), DT_DIR */
 
 #include <dirent.h>
@@ -51,7 +55,8 @@
 #define TD_DIR_PATH_MAX_BYTES (1024 * 1024)
 /* Longest symlink target read (Linux allows PATH_MAX - 1). */
 #define TD_DIR_LINK_MAX_BYTES (64 * 1024)
-/* Names of the subdirectories of one directory still to visit. */
+/* Names of one directory: its listing, and its subdirectories still to
+ * visit. */
 #define TD_DIR_SUBDIRS_MAX_BYTES ((size_t)256 * 1024 * 1024)
 /* Longest error text taken from strerror_r. */
 #define TD_DIR_ERRTEXT_BYTES 128
@@ -60,7 +65,13 @@
 struct dir_frame {
 	int fd;            /* -1 while closed to bound the fds in use */
 	DIR *dir;          /* when fd came from fdopendir: owns fd */
-	int reading;       /* entries not all read yet: dir is open */
+	int reading;       /* entries not all returned yet: dir is open */
+	int listed;        /* names[] holds the listing */
+	int list_errno;    /* readdir failed after the names listed */
+	char *names;       /* the listing: each a d_type byte, the name, a NUL */
+	size_t names_len, names_cap;
+	char **sorted;     /* into names, in name order */
+	size_t sorted_count, sorted_pos;
 	dev_t dev;
 	ino_t ino;
 	size_t path_len;   /* the directory's path is walk.path[0..path_len) */
@@ -93,6 +104,15 @@ static int set_errno_error(td_error_t *err, int code, const char *what, const ch
 	return td_error_set(err, code, "unable to %s '%s': %s", what, path, errtext(e, buf, sizeof(buf)));
 }
 
+static void frame_drop_listing(struct dir_frame *f)
+{
+	free(f->names);
+	free(f->sorted);
+	f->names = NULL;
+	f->sorted = NULL;
+	f->names_len = f->names_cap = f->sorted_count = f->sorted_pos = 0;
+}
+
 static void frame_close_fd(struct dir_frame *f)
 {
 	if (f->dir)
@@ -107,6 +127,7 @@ static void frame_close_fd(struct dir_frame *f)
 static void frame_release(struct dir_frame *f)
 {
 	frame_close_fd(f);
+	frame_drop_listing(f);
 	free(f->subdirs);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
@@ -390,47 +411,95 @@ static int walk_start(struct dir_walk *w, const char *root, td_error_t *err)
 	return rc;
 }
 
-/* Read one entry of the top directory. Returns 1 with *out filled, 0 when
+static int name_order(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a + 1, *(char *const *)b + 1);
+}
+
+/* Read the top directory's names and sort them. A readdir error keeps the
+ * names read before it (list_errno); at the root it is the walk's error. */
+static int frame_list(td_source_t *src, struct dir_frame *f, td_error_t *err)
+{
+	struct dir_walk *w = src->impl;
+	struct dirent *de;
+	size_t count = 0, pos;
+
+	f->listed = 1;
+	for (;;) {
+		size_t name_len, need;
+
+		errno = 0;
+		if (!(de = readdir(f->dir))) {
+			f->list_errno = errno;
+			break;
+		}
+		if (name_is_skipped(de->d_name))
+			continue;
+		name_len = strlen(de->d_name);
+		need = f->names_len + name_len + 2;
+		if (need > TD_DIR_SUBDIRS_MAX_BYTES || td_grow((void **)&f->names, &f->names_cap, need, 1))
+			return td_error_set(err, TD_ENOMEM, "out of memory");
+#ifdef DT_DIR
+		f->names[f->names_len] = (char)de->d_type;
+#else
+		f->names[f->names_len] = 0;
+#endif
+		memcpy(f->names + f->names_len + 1, de->d_name, name_len + 1);
+		f->names_len = need;
+		count++;
+	}
+	if (f->list_errno && w->depth == 1)
+		return set_errno_error(err, TD_EIO, "read directory", src->root, f->list_errno);
+	if (count && !(f->sorted = malloc(count * sizeof(*f->sorted))))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	for (pos = 0; pos < f->names_len; pos += strlen(f->names + pos + 1) + 2)
+		f->sorted[f->sorted_count++] = f->names + pos;
+	qsort(f->sorted, f->sorted_count, sizeof(*f->sorted), name_order);
+	return TD_OK;
+}
+
+/* Take the top directory's next name. Returns 1 with *out filled, 0 when
  * there was nothing to return (a subdirectory, a vanished name, the end),
  * or a negative code. */
 static int walk_read_entry(td_source_t *src, td_file_t *out, td_error_t *err)
 {
 	struct dir_walk *w = src->impl;
 	struct dir_frame *top = &w->stack[w->depth - 1];
-	struct dirent *de;
+	const char *name;
 	struct stat st;
 	size_t name_len, len;
+	int rc;
 
-	errno = 0;
-	de = readdir(top->dir);
-	if (!de) {
-		int e = errno;
-		/* Keep the fd to open the subdirectories; drop the stream. */
+	if (!top->listed && (rc = frame_list(src, top, err)))
+		return rc;
+	if (top->sorted_pos == top->sorted_count) {
+		int e = top->list_errno;
+
+		/* Keep the fd to open the subdirectories. */
 		top->reading = 0;
+		frame_drop_listing(top);
 		if (!e)
 			return 0;
-		if (w->depth == 1)
-			return set_errno_error(err, TD_EIO, "read directory", src->root, e);
 		return entry_skipped_errno(out, w, top->path_len, TD_SKIP_DIR_UNREADABLE, e, err);
 	}
-	if (name_is_skipped(de->d_name))
-		return 0;
-	name_len = strlen(de->d_name);
+	name = top->sorted[top->sorted_pos++];
+	name_len = strlen(name + 1);
 #ifdef DT_DIR
-	if (de->d_type == DT_DIR)
-		return subdir_add(top, de->d_name, name_len, err);
+	if ((unsigned char)name[0] == DT_DIR)
+		return subdir_add(top, name + 1, name_len, err);
 #endif
-	if (path_build(w, top->path_len, de->d_name, name_len, &len))
+	name++;
+	if (path_build(w, top->path_len, name, name_len, &len))
 		return td_error_set(err, TD_ENOMEM, "out of memory");
-	if (fstatat(top->fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
+	if (fstatat(top->fd, name, &st, AT_SYMLINK_NOFOLLOW)) {
 		int e = errno;
 		if (e == ENOENT)
 			return 0; /* gone since readdir: not part of the tree */
 		return entry_skipped_errno(out, w, len, TD_SKIP_UNREADABLE, e, err);
 	}
 	if (S_ISDIR(st.st_mode))
-		return subdir_add(top, de->d_name, name_len, err);
-	return entry_from_stat(w, &src->opts, top->fd, de->d_name, len, &st, out, err);
+		return subdir_add(top, name, name_len, err);
+	return entry_from_stat(w, &src->opts, top->fd, name, len, &st, out, err);
 }
 
 /* Visit the top directory's next subdirectory: push it, or return 1 with

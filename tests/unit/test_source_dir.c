@@ -312,6 +312,53 @@ static void test_open(void)
 	free(real);
 }
 
+/* The walk's order is the same on every file system: each directory's
+ * other entries, then its subdirectories, each in byte order of the name,
+ * whatever order the names were created in (tmpfs lists newest first,
+ * ext4 in hash order). */
+static void test_walk_order(void)
+{
+	static const char *const expected[] = { "B", "a", "a-b", "a.c", "b", "c", "\xff",
+						"a0/x", "d1/y", "d1/z", "d2/y", "d2/e/f" };
+	static const char *const files[] = { "\xff", "b", "a.c", "a-b", "a", "B" };
+	char path[PATH_MAX];
+	int root = fixture_new("sorted"), d;
+	td_source_t *src;
+	td_error_t err = { 0 };
+	td_file_t f;
+	size_t n = 0;
+	int rc;
+
+	d = make_dir(root, "d2");
+	put_text(d, "y", "y");
+	close(make_dir(d, "e"));
+	put_text(d, "e/f", "f");
+	close(d);
+	d = make_dir(root, "d1");
+	put_text(d, "z", "z");
+	put_text(d, "y", "y");
+	close(d);
+	make_link(root, "c", "a");
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		put_text(root, files[i], files[i]);
+	d = make_dir(root, "a0");
+	put_text(d, "x", "x");
+	close(d);
+	close(root);
+
+	fixture_path(path, sizeof(path), "sorted");
+	src = open_dir(path, NULL);
+	while ((rc = td_source_next(src, &f, &err)) == 1) {
+		if (n < sizeof(expected) / sizeof(expected[0]))
+			CHECK_STR(f.path, expected[n]);
+		n++;
+		td_file_release(&f);
+	}
+	CHECK_INT(rc, 0);
+	CHECK_INT(n, sizeof(expected) / sizeof(expected[0]));
+	td_source_free(src);
+}
+
 /* Build the nested long path: levels directories of LONG_NAME_BYTES 'a'..
  * under the directory at, a file "leaf" at the bottom; returns the relative path. */
 static char *make_long_path(int at, const char *top, int levels)
@@ -1094,6 +1141,7 @@ int main(void)
 
 	test_open();
 	test_walk();
+	test_walk_order();
 	test_deep();
 	test_moved_during_walk(0);
 	test_moved_during_walk(1);
