@@ -15,11 +15,11 @@
  * opened O_NONBLOCK | O_NOCTTY and turned down by fstat, so it cannot hang
  * the scan; one swapped for another file is caught by its dev/inode.
  *
- * Each directory is listed whole and its names sorted (byte order) before
- * any is returned, so the walk's order is the same on every file system:
- * a directory's non-directory entries, then its subdirectories, each in
- * name order. Entries named ".git" are left out at any depth (see
- * name_is_skipped). */
+ * Each directory is listed whole and sorted before any of it is returned,
+ * a subdirectory's name taken as name + "/", and a subdirectory is walked
+ * at its place in that order: entries come in byte order of their paths
+ * (td_tree_sort's order), the same on every file system. Entries named
+ * ".git" are left out at any depth (see name_is_skipped). */
 #define _DEFAULT_SOURCE /* syscall(), DT_DIR */
 
 #include <dirent.h>
@@ -55,9 +55,8 @@
 #define TD_DIR_PATH_MAX_BYTES (1024 * 1024)
 /* Longest symlink target read (Linux allows PATH_MAX - 1). */
 #define TD_DIR_LINK_MAX_BYTES (64 * 1024)
-/* Names of one directory: its listing, and its subdirectories still to
- * visit. */
-#define TD_DIR_SUBDIRS_MAX_BYTES ((size_t)256 * 1024 * 1024)
+/* The names of one directory. */
+#define TD_DIR_NAMES_MAX_BYTES ((size_t)256 * 1024 * 1024)
 /* Longest error text taken from strerror_r. */
 #define TD_DIR_ERRTEXT_BYTES 128
 
@@ -65,18 +64,14 @@
 struct dir_frame {
 	int fd;            /* -1 while closed to bound the fds in use */
 	DIR *dir;          /* when fd came from fdopendir: owns fd */
-	int reading;       /* entries not all returned yet: dir is open */
 	int listed;        /* names[] holds the listing */
-	int list_errno;    /* readdir failed after the names listed */
-	char *names;       /* the listing: each a d_type byte, the name, a NUL */
+	char *names;       /* the listing: each a byte (1: a directory), the name, a NUL */
 	size_t names_len, names_cap;
-	char **sorted;     /* into names, in name order */
+	char **sorted;     /* into names, in walk order */
 	size_t sorted_count, sorted_pos;
 	dev_t dev;
 	ino_t ino;
 	size_t path_len;   /* the directory's path is walk.path[0..path_len) */
-	char *subdirs;     /* subdirectory names still to visit, each NUL-ended */
-	size_t subdirs_len, subdirs_cap, subdirs_pos;
 };
 
 struct dir_walk {
@@ -104,15 +99,6 @@ static int set_errno_error(td_error_t *err, int code, const char *what, const ch
 	return td_error_set(err, code, "unable to %s '%s': %s", what, path, errtext(e, buf, sizeof(buf)));
 }
 
-static void frame_drop_listing(struct dir_frame *f)
-{
-	free(f->names);
-	free(f->sorted);
-	f->names = NULL;
-	f->sorted = NULL;
-	f->names_len = f->names_cap = f->sorted_count = f->sorted_pos = 0;
-}
-
 static void frame_close_fd(struct dir_frame *f)
 {
 	if (f->dir)
@@ -121,14 +107,13 @@ static void frame_close_fd(struct dir_frame *f)
 		close(f->fd);
 	f->dir = NULL;
 	f->fd = -1;
-	f->reading = 0;
 }
 
 static void frame_release(struct dir_frame *f)
 {
 	frame_close_fd(f);
-	frame_drop_listing(f);
-	free(f->subdirs);
+	free(f->names);
+	free(f->sorted);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 }
@@ -280,17 +265,6 @@ static int entry_from_stat(struct dir_walk *w, const td_source_opts_t *opts, int
 	return entry_skipped(out, w, len, TD_SKIP_UNSUPPORTED, NULL, err);
 }
 
-static int subdir_add(struct dir_frame *f, const char *name, size_t name_len, td_error_t *err)
-{
-	size_t need = f->subdirs_len + name_len + 1;
-
-	if (need > TD_DIR_SUBDIRS_MAX_BYTES || td_grow((void **)&f->subdirs, &f->subdirs_cap, need, 1))
-		return td_error_set(err, TD_ENOMEM, "out of memory");
-	memcpy(f->subdirs + f->subdirs_len, name, name_len + 1);
-	f->subdirs_len = need;
-	return TD_OK;
-}
-
 static int stack_push(struct dir_walk *w, int fd, DIR *dir, const struct stat *st, size_t path_len,
 		      td_error_t *err)
 {
@@ -302,13 +276,11 @@ static int stack_push(struct dir_walk *w, int fd, DIR *dir, const struct stat *s
 	memset(f, 0, sizeof(*f));
 	f->fd = fd;
 	f->dir = dir;
-	f->reading = 1;
 	f->dev = st->st_dev;
 	f->ino = st->st_ino;
 	f->path_len = path_len;
-	/* Open fds are the top frames; the one just below them is fully read
-	 * (a frame is descended from only once its entries are all read), so
-	 * it can go and come back through "..". */
+	/* Open fds are the top frames; the one just below them holds its
+	 * listing in memory, so it can go and come back through "..". */
 	if (w->depth > TD_DIR_OPEN_FDS)
 		frame_close_fd(&w->stack[w->depth - 1 - TD_DIR_OPEN_FDS]);
 	return TD_OK;
@@ -411,18 +383,39 @@ static int walk_start(struct dir_walk *w, const char *root, td_error_t *err)
 	return rc;
 }
 
+/* Names in walk order: a directory's name compares as name + "/". */
 static int name_order(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a + 1, *(char *const *)b + 1);
+	const unsigned char *x = *(const unsigned char *const *)a, *y = *(const unsigned char *const *)b;
+	int x_dir = x[0], y_dir = y[0];
+
+	for (x++, y++; *x && *x == *y; x++, y++)
+		;
+	return (*x ? *x : x_dir ? '/' : 0) - (*y ? *y : y_dir ? '/' : 0);
 }
 
-/* Read the top directory's names and sort them. A readdir error keeps the
- * names read before it (list_errno); at the root it is the walk's error. */
-static int frame_list(td_source_t *src, struct dir_frame *f, td_error_t *err)
+/* Whether the entry is a directory, as far as the listing tells. */
+static int listed_as_dir(int dir_fd, const struct dirent *de)
+{
+	struct stat st;
+
+#ifdef DT_DIR
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type == DT_DIR;
+#endif
+	return fstatat(dir_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* List the top directory and sort it. Returns 0, 1 with a dir_unreadable
+ * entry when readdir failed part way (the names read before stay), or a
+ * negative code (any failure at the root). */
+static int frame_list(td_source_t *src, td_file_t *out, td_error_t *err)
 {
 	struct dir_walk *w = src->impl;
+	struct dir_frame *f = &w->stack[w->depth - 1];
 	struct dirent *de;
 	size_t count = 0, pos;
+	int e;
 
 	f->listed = 1;
 	for (;;) {
@@ -430,91 +423,44 @@ static int frame_list(td_source_t *src, struct dir_frame *f, td_error_t *err)
 
 		errno = 0;
 		if (!(de = readdir(f->dir))) {
-			f->list_errno = errno;
+			e = errno;
 			break;
 		}
 		if (name_is_skipped(de->d_name))
 			continue;
 		name_len = strlen(de->d_name);
 		need = f->names_len + name_len + 2;
-		if (need > TD_DIR_SUBDIRS_MAX_BYTES || td_grow((void **)&f->names, &f->names_cap, need, 1))
+		if (need > TD_DIR_NAMES_MAX_BYTES || td_grow((void **)&f->names, &f->names_cap, need, 1))
 			return td_error_set(err, TD_ENOMEM, "out of memory");
-#ifdef DT_DIR
-		f->names[f->names_len] = (char)de->d_type;
-#else
-		f->names[f->names_len] = 0;
-#endif
+		f->names[f->names_len] = (char)listed_as_dir(f->fd, de);
 		memcpy(f->names + f->names_len + 1, de->d_name, name_len + 1);
 		f->names_len = need;
 		count++;
 	}
-	if (f->list_errno && w->depth == 1)
-		return set_errno_error(err, TD_EIO, "read directory", src->root, f->list_errno);
+	if (e && w->depth == 1)
+		return set_errno_error(err, TD_EIO, "read directory", src->root, e);
 	if (count && !(f->sorted = malloc(count * sizeof(*f->sorted))))
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	for (pos = 0; pos < f->names_len; pos += strlen(f->names + pos + 1) + 2)
 		f->sorted[f->sorted_count++] = f->names + pos;
-	qsort(f->sorted, f->sorted_count, sizeof(*f->sorted), name_order);
-	return TD_OK;
+	if (count)
+		qsort(f->sorted, count, sizeof(*f->sorted), name_order);
+	if (e)
+		return entry_skipped_errno(out, w, f->path_len, TD_SKIP_DIR_UNREADABLE, e, err);
+	return 0;
 }
 
-/* Take the top directory's next name. Returns 1 with *out filled, 0 when
- * there was nothing to return (a subdirectory, a vanished name, the end),
- * or a negative code. */
-static int walk_read_entry(td_source_t *src, td_file_t *out, td_error_t *err)
+/* Enter subdirectory `name` of the top directory: push it, or return 1
+ * with a dir_unreadable entry, or 0 if it vanished. */
+static int walk_descend(td_source_t *src, const char *name, td_file_t *out, td_error_t *err)
 {
 	struct dir_walk *w = src->impl;
 	struct dir_frame *top = &w->stack[w->depth - 1];
-	const char *name;
-	struct stat st;
-	size_t name_len, len;
-	int rc;
-
-	if (!top->listed && (rc = frame_list(src, top, err)))
-		return rc;
-	if (top->sorted_pos == top->sorted_count) {
-		int e = top->list_errno;
-
-		/* Keep the fd to open the subdirectories. */
-		top->reading = 0;
-		frame_drop_listing(top);
-		if (!e)
-			return 0;
-		return entry_skipped_errno(out, w, top->path_len, TD_SKIP_DIR_UNREADABLE, e, err);
-	}
-	name = top->sorted[top->sorted_pos++];
-	name_len = strlen(name + 1);
-#ifdef DT_DIR
-	if ((unsigned char)name[0] == DT_DIR)
-		return subdir_add(top, name + 1, name_len, err);
-#endif
-	name++;
-	if (path_build(w, top->path_len, name, name_len, &len))
-		return td_error_set(err, TD_ENOMEM, "out of memory");
-	if (fstatat(top->fd, name, &st, AT_SYMLINK_NOFOLLOW)) {
-		int e = errno;
-		if (e == ENOENT)
-			return 0; /* gone since readdir: not part of the tree */
-		return entry_skipped_errno(out, w, len, TD_SKIP_UNREADABLE, e, err);
-	}
-	if (S_ISDIR(st.st_mode))
-		return subdir_add(top, name, name_len, err);
-	return entry_from_stat(w, &src->opts, top->fd, name, len, &st, out, err);
-}
-
-/* Visit the top directory's next subdirectory: push it, or return 1 with
- * a dir_unreadable entry, or 0 if it vanished. */
-static int walk_descend(td_source_t *src, td_file_t *out, td_error_t *err)
-{
-	struct dir_walk *w = src->impl;
-	struct dir_frame *top = &w->stack[w->depth - 1];
-	const char *name = top->subdirs + top->subdirs_pos;
 	size_t name_len = strlen(name), len;
 	struct stat st;
 	DIR *dir;
 	int fd, rc;
 
-	top->subdirs_pos += name_len + 1;
 	if (path_build(w, top->path_len, name, name_len, &len))
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	/* Every path below a directory must fit in TD_DIR_PATH_MAX_BYTES. */
@@ -542,6 +488,33 @@ static int walk_descend(td_source_t *src, td_file_t *out, td_error_t *err)
 	return rc;
 }
 
+/* Take the top directory's next name. Returns 1 with *out filled, 0 when
+ * there was nothing to return (a subdirectory entered, a vanished name),
+ * or a negative code. */
+static int walk_next_name(td_source_t *src, td_file_t *out, td_error_t *err)
+{
+	struct dir_walk *w = src->impl;
+	struct dir_frame *top = &w->stack[w->depth - 1];
+	const char *name = top->sorted[top->sorted_pos++];
+	struct stat st;
+	size_t len;
+
+	if (name[0])
+		return walk_descend(src, name + 1, out, err);
+	name++;
+	if (path_build(w, top->path_len, name, strlen(name), &len))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	if (fstatat(top->fd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+		int e = errno;
+		if (e == ENOENT)
+			return 0; /* gone since readdir: not part of the tree */
+		return entry_skipped_errno(out, w, len, TD_SKIP_UNREADABLE, e, err);
+	}
+	if (S_ISDIR(st.st_mode))
+		return walk_descend(src, name, out, err);
+	return entry_from_stat(w, &src->opts, top->fd, name, len, &st, out, err);
+}
+
 /* Leave the top directory, done with. The parent's fd may have been closed
  * to bound the fds: reopen it, or report it dir_unreadable (1). */
 static int walk_ascend(td_source_t *src, td_file_t *out, td_error_t *err)
@@ -559,7 +532,7 @@ static int walk_ascend(td_source_t *src, td_file_t *out, td_error_t *err)
 		else
 			rc = entry_skipped(out, w, parent->path_len, TD_SKIP_DIR_UNREADABLE,
 					   "moved during the scan", err);
-		parent->subdirs_pos = parent->subdirs_len;
+		parent->sorted_pos = parent->sorted_count;
 	}
 	frame_release(top);
 	w->depth--;
@@ -579,10 +552,10 @@ static int dir_next(td_source_t *src, td_file_t *out, td_error_t *err)
 	while (w->depth > 0) {
 		struct dir_frame *top = &w->stack[w->depth - 1];
 
-		if (top->reading)
-			rc = walk_read_entry(src, out, err);
-		else if (top->subdirs_pos < top->subdirs_len)
-			rc = walk_descend(src, out, err);
+		if (!top->listed)
+			rc = frame_list(src, out, err);
+		else if (top->sorted_pos < top->sorted_count)
+			rc = walk_next_name(src, out, err);
 		else
 			rc = walk_ascend(src, out, err);
 		if (rc)

@@ -59,10 +59,9 @@ int td_source_random_access(const td_source_t *src);
 int td_source_auto_strip(const td_source_t *src);
 
 /* The next entry. The order is fixed for a given tree: a directory source
- * gives each directory's non-directory entries, then its subdirectories,
- * each in byte order of the name (the same on every file system); a git
- * source the tree's order; an archive its members' order. Sort the result
- * (td_tree_sort) for path order. Returns 1 and fills *out (caller
+ * gives its entries in byte order of their paths (td_tree_sort's order,
+ * the same on every file system), a git source the tree's order, an
+ * archive its members' order. Returns 1 and fills *out (caller
  * releases with td_file_release), 0 at the end, or a negative code. Special
  * files, unsafe archive members and the like come back as TD_ENTRY_SKIPPED
  * with a reason; directories do not come back (their errors come back as
