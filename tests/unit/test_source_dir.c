@@ -321,31 +321,24 @@ static void test_walk_order(void)
 						"d1/y", "d1/z", "d2/e/f", "d2/y", "\xff" };
 	static const char *const files[] = { "\xff", "b", "a.c", "a-b", "B" };
 	char path[PATH_MAX];
-	int root = fixture_new("sorted"), d;
+	int root = fixture_new("sorted");
 	td_source_t *src;
 	td_error_t err = { 0 };
 	td_file_t f;
 	size_t n = 0;
 	int rc;
 
-	d = make_dir(root, "d2");
-	put_text(d, "y", "y");
-	close(make_dir(d, "e"));
-	put_text(d, "e/f", "f");
-	close(d);
-	d = make_dir(root, "d1");
-	put_text(d, "z", "z");
-	put_text(d, "y", "y");
-	close(d);
+	/* Created out of order, a directory before its files. */
+	static const char *const dirs[] = { "d2", "d2/e", "d1", "a0", "a" };
+	static const char *const texts[] = { "d2/y", "d2/e/f", "d1/z", "d1/y", "a0/x", "a/x" };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		close(make_dir(root, dirs[i]));
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		put_text(root, texts[i], texts[i]);
 	make_link(root, "c", "a");
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		put_text(root, files[i], files[i]);
-	d = make_dir(root, "a0");
-	put_text(d, "x", "x");
-	close(d);
-	d = make_dir(root, "a");
-	put_text(d, "x", "x");
-	close(d);
 	close(root);
 
 	fixture_path(path, sizeof(path), "sorted");
