@@ -1,5 +1,6 @@
 /* One pass over a file's bytes: SHA-256 (OpenSSL EVP, which uses the CPU's
- * SHA extensions where present) and TLSH side by side, block by block. */
+ * SHA extensions where present) and TLSH side by side, block by block: each
+ * block is hashed by both while it is still in the L1 cache. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,10 @@
 #include "treedrift/digest.h"
 #include "tlsh_impl.h"
 #include "tlsh_spec.h"
+
+/* Small enough that two blocks (a pair of files in lockstep) stay in L1
+ * between the SHA-256 and the TLSH pass over them. */
+#define DIGEST_BLOCK_BYTES ((size_t)16 << 10)
 
 struct td_digester {
 	EVP_MD *md;
@@ -95,15 +100,23 @@ int td_digester_update(td_digester_t *dg, const void *data, size_t len)
 {
 	/* An empty block may come with data NULL (libarchive does that for an
 	 * empty member), which memcpy must not be given. */
+	const uint8_t *p = data;
+
 	if (!len)
 		return TD_OK;
-	if (!EVP_DigestUpdate(dg->sha, data, len))
-		return TD_EIO;
-	if (dg->want_tlsh) {
-		td_tlsh_update(&dg->tlsh, data, len);
-		keep_head(dg, data, len);
-	}
 	dg->size_bytes += len;
+	if (!dg->want_tlsh)
+		return EVP_DigestUpdate(dg->sha, data, len) ? TD_OK : TD_EIO;
+	keep_head(dg, data, len);
+	while (len) {
+		size_t n = len < DIGEST_BLOCK_BYTES ? len : DIGEST_BLOCK_BYTES;
+
+		if (!EVP_DigestUpdate(dg->sha, p, n))
+			return TD_EIO;
+		td_tlsh_update(&dg->tlsh, p, n);
+		p += n;
+		len -= n;
+	}
 	return TD_OK;
 }
 
@@ -123,13 +136,22 @@ int td_digester_update2(td_digester_t *a, const void *data_a, size_t len_a, td_d
 			return rc;
 		return td_digester_update(b, data_b, len_b);
 	}
-	if (!EVP_DigestUpdate(a->sha, data_a, len_a) || !EVP_DigestUpdate(b->sha, data_b, len_b))
-		return TD_EIO;
-	td_tlsh_update2(&a->tlsh, data_a, len_a, &b->tlsh, data_b, len_b);
 	keep_head(a, data_a, len_a);
 	keep_head(b, data_b, len_b);
 	a->size_bytes += len_a;
 	b->size_bytes += len_b;
+	for (const uint8_t *pa = data_a, *pb = data_b; len_a || len_b;) {
+		size_t na = len_a < DIGEST_BLOCK_BYTES ? len_a : DIGEST_BLOCK_BYTES;
+		size_t nb = len_b < DIGEST_BLOCK_BYTES ? len_b : DIGEST_BLOCK_BYTES;
+
+		if (!EVP_DigestUpdate(a->sha, pa, na) || !EVP_DigestUpdate(b->sha, pb, nb))
+			return TD_EIO;
+		td_tlsh_update2(&a->tlsh, pa, na, &b->tlsh, pb, nb);
+		pa += na;
+		pb += nb;
+		len_a -= na;
+		len_b -= nb;
+	}
 	return TD_OK;
 }
 

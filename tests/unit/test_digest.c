@@ -1,10 +1,12 @@
-/* The digester's fallback sketch of a file TLSH cannot hash: the same
- * bytes however the content was fed (one call, small pieces, in lockstep
- * with another file), and a distance that reads only the 128 buckets of
- * the digest. */
+/* The digester gives the same SHA-256, TLSH and fallback sketch however
+ * the content was fed: one call (cut into blocks inside), small pieces, or
+ * in lockstep with another file of another length. The fallback distance
+ * reads only the 128 buckets of the digest. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <openssl/evp.h>
 
 #include "check.h"
 #include "treedrift/digest.h"
@@ -23,21 +25,84 @@ static void digest_pieces(td_digest_t *out, const uint8_t *data, size_t len, siz
 	td_digester_free(dg);
 }
 
-static void digest_paired(td_digest_t *out, const uint8_t *data, size_t len, const uint8_t *other)
+static void digest_paired2(td_digest_t *out, const uint8_t *data, size_t len, td_digest_t *out_other,
+			   const uint8_t *other, size_t other_len)
 {
 	td_digester_t *a = NULL, *b = NULL;
-	td_digest_t ignored;
 
 	CHECK_INT(td_digester_new(&a), 0);
 	CHECK_INT(td_digester_new(&b), 0);
 	td_digester_start(a, 1);
 	td_digester_start(b, 1);
-	CHECK_INT(td_digester_update2(a, data, len, b, other, len), 0);
+	CHECK_INT(td_digester_update2(a, data, len, b, other, other_len), 0);
 	CHECK_INT(td_digester_finish(a, out), 0);
-	CHECK_INT(td_digester_finish(b, &ignored), 0);
-	td_digest_release(&ignored);
+	CHECK_INT(td_digester_finish(b, out_other), 0);
 	td_digester_free(a);
 	td_digester_free(b);
+}
+
+static void digest_paired(td_digest_t *out, const uint8_t *data, size_t len, const uint8_t *other)
+{
+	td_digest_t ignored;
+
+	digest_paired2(out, data, len, &ignored, other, len);
+	td_digest_release(&ignored);
+}
+
+/* Varied text, so that TLSH has a digest to give. */
+static uint8_t *make_text(size_t len, unsigned seed)
+{
+	uint8_t *p = malloc(len);
+	uint32_t x = seed;
+
+	for (size_t i = 0; i < len; i++) {
+		x = x * 1103515245u + 12345u;
+		p[i] = (uint8_t)("static int foo(void) { return bar[i] + 1; }\n"[(x >> 16) % 45]);
+	}
+	return p;
+}
+
+/* What one call of each library gives, to hold the digester to. */
+static void check_digest_of(const td_digest_t *d, const uint8_t *data, size_t len)
+{
+	uint8_t sha[TD_SHA256_BYTES];
+	unsigned int sha_len = 0;
+	td_tlsh_t want;
+
+	CHECK_INT(EVP_Digest(data, len, sha, &sha_len, EVP_sha256(), NULL), 1);
+	CHECK(!memcmp(d->sha256, sha, sizeof(sha)));
+	CHECK_INT(td_tlsh_hash(&want, data, len), TD_TLSH_OK);
+	CHECK_INT(d->tlsh_status, TD_TLSH_OK);
+	CHECK(!memcmp(&d->tlsh, &want, sizeof(want)));
+	CHECK_INT((int)d->size_bytes, (int)len);
+}
+
+/* Lengths across several of the digester's blocks, and not a multiple of
+ * one, in every way of feeding them. */
+static void test_feeding_agrees(void)
+{
+	static const size_t lens[2] = {70001, 41003};
+	uint8_t *a = make_text(lens[0], 1), *b = make_text(lens[1], 2);
+	td_digest_t whole, pieces, pa, pb, qa, qb;
+
+	digest_pieces(&whole, a, lens[0], lens[0]);
+	digest_pieces(&pieces, a, lens[0], 4093);
+	digest_paired2(&pa, a, lens[0], &pb, b, lens[1]);
+	digest_paired2(&qb, b, lens[1], &qa, a, lens[0]);
+	check_digest_of(&whole, a, lens[0]);
+	check_digest_of(&pieces, a, lens[0]);
+	check_digest_of(&pa, a, lens[0]);
+	check_digest_of(&qa, a, lens[0]);
+	check_digest_of(&pb, b, lens[1]);
+	check_digest_of(&qb, b, lens[1]);
+	td_digest_release(&whole);
+	td_digest_release(&pieces);
+	td_digest_release(&pa);
+	td_digest_release(&pb);
+	td_digest_release(&qa);
+	td_digest_release(&qb);
+	free(a);
+	free(b);
 }
 
 static int same_sketch(const td_digest_t *a, const td_digest_t *b)
@@ -93,5 +158,6 @@ static void test_uniform_sketch(void)
 int main(void)
 {
 	test_uniform_sketch();
+	test_feeding_agrees();
 	return check_finish();
 }
