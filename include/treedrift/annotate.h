@@ -47,23 +47,23 @@ typedef struct td_annotate_info {
 /* Drop from t every file of an architecture other than arch: the files
  * td_arch_path_relevant() rejects. The tree stays sorted; *dropped (may be
  * NULL) gets the number of files dropped. */
-int td_tree_drop_arch(td_tree_t *t, const char *arch, uint64_t *dropped);
+TD_EXTERN int td_tree_drop_arch(td_tree_t *t, const char *arch, uint64_t *dropped);
 
 /* Drop from t every .c/.S/.rs file that kb says is not built
  * (td_annotate_built() == 0). *dropped (may be NULL) as above. */
-int td_tree_drop_not_built(td_tree_t *t, const td_kbuild_result_t *kb, uint64_t *dropped);
+TD_EXTERN int td_tree_drop_not_built(td_tree_t *t, const td_kbuild_result_t *kb, uint64_t *dropped);
 
 /* The built value of td_change_t for a path: TD_KBUILD_BUILT,
  * TD_KBUILD_NOT_BUILT or TD_KBUILD_SUPPORT. As td_kbuild_is_built(), and
  * also built when the path is a source not in the evaluated tree (a file the
  * target removed) whose object the tree's Kbuild files still build:
  * "d/x.c" when "d/x.o" is among td_kbuild_object(). */
-int td_annotate_built(const td_kbuild_result_t *kb, const char *path, size_t len);
+TD_EXTERN int td_annotate_built(const td_kbuild_result_t *kb, const char *path, size_t len);
 
 /* 1 when t looks like a Linux kernel source tree: it has the files Makefile
  * and Kconfig at its top and at least one file under init/ and one under
  * kernel/. compare uses the built-in Linux policy for such a target. */
-int td_tree_looks_like_linux(const td_tree_t *t);
+TD_EXTERN int td_tree_looks_like_linux(const td_tree_t *t);
 
 /* Evaluate the Kbuild files of tree (as loaded from spec, with the same
  * source options) for cfg and arch: td_kbuild_eval() with the files read
@@ -73,7 +73,7 @@ int td_tree_looks_like_linux(const td_tree_t *t);
  * documentation and data, by name; members over TD_KBUILD_MAX_FILE_BYTES
  * are left out). Fails with TD_EUNSUPPORTED for a database (it holds
  * digests, not content). Caller frees *out with td_kbuild_result_free(). */
-int td_kbuild_eval_tree(td_kbuild_result_t **out, const td_tree_t *tree, const char *spec,
+TD_EXTERN int td_kbuild_eval_tree(td_kbuild_result_t **out, const td_tree_t *tree, const char *spec,
 			const td_source_opts_t *source_opts, const td_kconfig_t *cfg,
 			const char *arch, td_error_t *err);
 
@@ -81,13 +81,13 @@ int td_kbuild_eval_tree(td_kbuild_result_t **out, const td_tree_t *tree, const c
  * ("# Linux/x86_64 6.1.192 Kernel Configuration"): the arch/ directory
  * (static string, e.g. "x86"), or NULL when the text has no such line or
  * names an architecture td_arch_canonical() does not know. */
-const char *td_kconfig_guess_arch(const char *text, size_t len);
+TD_EXTERN const char *td_kconfig_guess_arch(const char *text, size_t len);
 
 /* Read and parse the .config at path (at most 16 MiB; td_kconfig_parse's
  * rules, errors prefixed with the path); *arch_out (may be NULL) gets
  * td_kconfig_guess_arch() of its text. Caller frees *out with
  * td_kconfig_free(). */
-int td_kconfig_load_file(td_kconfig_t **out, const char **arch_out, const char *path,
+TD_EXTERN int td_kconfig_load_file(td_kconfig_t **out, const char **arch_out, const char *path,
 			 td_error_t *err);
 
 typedef struct td_annotate_opts {
@@ -95,13 +95,13 @@ typedef struct td_annotate_opts {
 	const td_policy_t *policy;        /* sets policy_class, weight, risk; NULL: none */
 } td_annotate_opts_t;
 
-void td_annotate_opts_init(td_annotate_opts_t *o);
+TD_EXTERN void td_annotate_opts_init(td_annotate_opts_t *o);
 
 /* Annotate every change of r: built from kbuild (the target path, or the
  * upstream one for a removed file), then the policy (td_policy_apply:
  * class, weight, risk = distance * weight, per-class thresholds), then
  * recompute the totals. 0, or TD_EINVAL with err set. */
-int td_annotate(td_result_t *r, const td_annotate_opts_t *o, td_error_t *err);
+TD_EXTERN int td_annotate(td_result_t *r, const td_annotate_opts_t *o, td_error_t *err);
 
 #ifdef __cplusplus
 }

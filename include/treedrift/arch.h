@@ -24,13 +24,15 @@
 
 #include <stddef.h>
 
+#include "treedrift/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* The arch/ directory name (SRCARCH) for an architecture name, as a static
  * string; NULL for a name the kernel does not know. */
-const char *td_arch_canonical(const char *name);
+TD_EXTERN const char *td_arch_canonical(const char *name);
 
 /* The filter behind --arch: 0 when path lies under arch/<other>/ where
  * <other> is not the directory of arch, 1 otherwise.
@@ -43,7 +45,7 @@ const char *td_arch_canonical(const char *name);
  * scripts/, Documentation/ and every other path outside arch/. For "um"
  * (user-mode Linux, built on top of x86 in 6.1: arch/x86/um/ and the x86
  * headers) both arch/um/ and arch/x86/ are kept. */
-int td_arch_path_relevant(const char *path, size_t len, const char *arch);
+TD_EXTERN int td_arch_path_relevant(const char *path, size_t len, const char *arch);
 
 #ifdef __cplusplus
 }

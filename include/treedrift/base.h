@@ -46,7 +46,7 @@ typedef struct td_base_opts {
 	int added_distance;     /* score of a target file the version lacks (default 300) */
 } td_base_opts_t;
 
-void td_base_opts_init(td_base_opts_t *o);
+TD_EXTERN void td_base_opts_init(td_base_opts_t *o);
 
 /* Rank db's versions for target (digested in full). The answer is
  * ambiguous when the runner-up is about as good as the best: with a = the
@@ -55,9 +55,9 @@ void td_base_opts_init(td_base_opts_t *o);
  * file tells them apart), or, when no file tells them apart (a = b = 0),
  * when their total distances are equal too. A database of one version is
  * never ambiguous. Caller frees with td_base_result_free(). */
-int td_base_rank(td_base_result_t **out, td_db_t *db, const td_tree_t *target,
+TD_EXTERN int td_base_rank(td_base_result_t **out, td_db_t *db, const td_tree_t *target,
 		 const td_base_opts_t *o, td_error_t *err);
-void td_base_result_free(td_base_result_t *r);
+TD_EXTERN void td_base_result_free(td_base_result_t *r);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,14 @@
 extern "C" {
 #endif
 
+/* Marks the functions of the public API: libtreedrift.so is built with
+ * hidden visibility, so these are the only symbols it exports. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TD_EXTERN __attribute__((visibility("default")))
+#else
+#define TD_EXTERN
+#endif
+
 /* Return codes: 0 on success, one of these (negative) on failure. */
 enum {
 	TD_OK = 0,
@@ -32,10 +40,10 @@ typedef struct td_error {
 } td_error_t;
 
 /* Short generic name of a return code ("invalid argument", ...). */
-const char *td_strerror(int code);
+TD_EXTERN const char *td_strerror(int code);
 
 /* The library's version string, e.g. "0.1.0". */
-const char *td_version(void);
+TD_EXTERN const char *td_version(void);
 
 #ifdef __cplusplus
 }

@@ -40,11 +40,11 @@ typedef struct td_thresholds {
 /* Score of a wholly new file: the distance of a file from nothing. */
 #define TD_DEFAULT_ADDED_DISTANCE 300
 
-td_class_t td_classify(int distance, const td_thresholds_t *t);
-const char *td_status_name(td_status_t s); /* "identical", "modified", ... */
-const char *td_class_name(td_class_t c);   /* "clean", "safe", "dirty"; NULL for NONE */
+TD_EXTERN td_class_t td_classify(int distance, const td_thresholds_t *t);
+TD_EXTERN const char *td_status_name(td_status_t s); /* "identical", "modified", ... */
+TD_EXTERN const char *td_class_name(td_class_t c);   /* "clean", "safe", "dirty"; NULL for NONE */
 /* Parse "clean"/"safe"/"dirty"; returns TD_CLASS_NONE for anything else. */
-td_class_t td_class_parse(const char *name);
+TD_EXTERN td_class_t td_class_parse(const char *name);
 
 /* How the upstream side of an added or modified file was found. */
 typedef enum td_origin_kind {
@@ -110,7 +110,7 @@ typedef struct td_compare_opts {
 	const char *const *exclude;   /* NULL-terminated globs */
 } td_compare_opts_t;
 
-void td_compare_opts_init(td_compare_opts_t *o);
+TD_EXTERN void td_compare_opts_init(td_compare_opts_t *o);
 
 typedef struct td_result {
 	td_tree_t *upstream;          /* owned */
@@ -125,17 +125,17 @@ typedef struct td_result {
 
 /* Compare target against upstream. Takes ownership of both trees (also on
  * failure). Caller frees the result with td_result_free(). */
-int td_compare(td_result_t **out, td_tree_t *upstream, td_tree_t *target,
+TD_EXTERN int td_compare(td_result_t **out, td_tree_t *upstream, td_tree_t *target,
 	       const td_compare_opts_t *opts, td_error_t *err);
-void td_result_free(td_result_t *r);
+TD_EXTERN void td_result_free(td_result_t *r);
 /* Recompute totals after a later stage changed scores or classes. */
-void td_result_update_totals(td_result_t *r);
+TD_EXTERN void td_result_update_totals(td_result_t *r);
 
 /* Path glob as used by --include/--exclude and policies: '*' matches within
  * one path part, '**' across parts, '?' one byte, [...] a class; a pattern
  * without '/' matches the last part ("*.c"), one ending in '/' a directory and
  * all below it. Returns 1 on a match. */
-int td_glob_match(const char *pattern, const char *path, size_t path_len);
+TD_EXTERN int td_glob_match(const char *pattern, const char *path, size_t path_len);
 
 #ifdef __cplusplus
 }

@@ -37,38 +37,38 @@ typedef struct td_digest {
 	int sha_only;                  /* 1: TLSH not computed (identity pass); never stored */
 } td_digest_t;
 
-void td_digest_release(td_digest_t *d);
+TD_EXTERN void td_digest_release(td_digest_t *d);
 /* Deep copy; returns 0 or TD_ENOMEM. */
-int td_digest_copy(td_digest_t *out, const td_digest_t *src);
+TD_EXTERN int td_digest_copy(td_digest_t *out, const td_digest_t *src);
 
 /* Streaming digester; one per worker thread, reused across files. */
 typedef struct td_digester td_digester_t;
 
-int td_digester_new(td_digester_t **out);
-void td_digester_free(td_digester_t *dg);
+TD_EXTERN int td_digester_new(td_digester_t **out);
+TD_EXTERN void td_digester_free(td_digester_t *dg);
 /* Begin a file. With want_tlsh=0 only SHA-256 is computed (the cheap pass
  * that proves identity against a known digest). */
-void td_digester_start(td_digester_t *dg, int want_tlsh);
-int td_digester_update(td_digester_t *dg, const void *data, size_t len);
+TD_EXTERN void td_digester_start(td_digester_t *dg, int want_tlsh);
+TD_EXTERN int td_digester_update(td_digester_t *dg, const void *data, size_t len);
 /* td_digester_update on two digesters (of two different files) at once:
  * the same result, faster where TLSH can run both in lockstep. */
-int td_digester_update2(td_digester_t *a, const void *data_a, size_t len_a, td_digester_t *b,
+TD_EXTERN int td_digester_update2(td_digester_t *a, const void *data_a, size_t len_a, td_digester_t *b,
 			const void *data_b, size_t len_b);
 /* Finish into out (caller releases with td_digest_release). */
-int td_digester_finish(td_digester_t *dg, td_digest_t *out);
+TD_EXTERN int td_digester_finish(td_digester_t *dg, td_digest_t *out);
 
 /* Distance between two digests of changed content, on the TLSH scale.
  * Uses TLSH where both sides have it; otherwise the fallback (see
  * doc/treedrift.1, FALLBACK SCORES) and sets *fallback to 1. */
-int td_digest_distance(const td_digest_t *a, const td_digest_t *b, int len_diff, int *fallback);
+TD_EXTERN int td_digest_distance(const td_digest_t *a, const td_digest_t *b, int len_diff, int *fallback);
 
 /* Fallback distance of two byte strings (edit distance scaled to
  * TD_FALLBACK_SCALE), exposed for symlink targets and tests. */
 #define TD_FALLBACK_SCALE 300
-int td_fallback_distance_bytes(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len);
+TD_EXTERN int td_fallback_distance_bytes(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len);
 
 /* Lowercase hex of a SHA-256 (65 bytes with NUL). */
-void td_sha256_hex(char out[2 * TD_SHA256_BYTES + 1], const uint8_t sha[TD_SHA256_BYTES]);
+TD_EXTERN void td_sha256_hex(char out[2 * TD_SHA256_BYTES + 1], const uint8_t sha[TD_SHA256_BYTES]);
 
 #ifdef __cplusplus
 }

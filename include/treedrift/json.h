@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "treedrift/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -12,7 +14,7 @@ extern "C" {
 /* Write s (len bytes, any bytes) as a quoted JSON string: controls and
  * bidirectional formatting characters as \uXXXX, and each byte that is not
  * part of well-formed UTF-8 as U+FFFD. */
-void td_json_string(FILE *f, const char *s, size_t len);
+TD_EXTERN void td_json_string(FILE *f, const char *s, size_t len);
 
 #ifdef __cplusplus
 }

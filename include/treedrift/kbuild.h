@@ -77,37 +77,37 @@ typedef struct td_kbuild_result td_kbuild_result_t;
  * not errors. Fails with TD_EINVAL for an unknown arch, TD_ENOTFOUND when the
  * tree has neither Kbuild nor Makefile at its root, TD_ENOMEM, or the code a
  * callback returned. */
-int td_kbuild_eval(td_kbuild_result_t **out, const td_kconfig_t *cfg, const char *arch,
+TD_EXTERN int td_kbuild_eval(td_kbuild_result_t **out, const td_kconfig_t *cfg, const char *arch,
 		   const td_kbuild_io_t *io, td_error_t *err);
 
-void td_kbuild_result_free(td_kbuild_result_t *r);
+TD_EXTERN void td_kbuild_result_free(td_kbuild_result_t *r);
 
 /* The source files built, sorted (strcmp order), borrowed until the result is
  * freed: for each object, the first of stem.c, stem.S, stem.rs that exists. */
-size_t td_kbuild_source_count(const td_kbuild_result_t *r);
-const char *td_kbuild_source(const td_kbuild_result_t *r, size_t i);
+TD_EXTERN size_t td_kbuild_source_count(const td_kbuild_result_t *r);
+TD_EXTERN const char *td_kbuild_source(const td_kbuild_result_t *r, size_t i);
 
 /* Sources not compiled on their own but #included by a built .c/.S file
  * (quoted includes of .c/.S names, relative to the including file,
  * followed transitively, kept inside the tree), sorted, borrowed as above;
  * none of them is among td_kbuild_source(). */
-size_t td_kbuild_included_count(const td_kbuild_result_t *r);
-const char *td_kbuild_included(const td_kbuild_result_t *r, size_t i);
+TD_EXTERN size_t td_kbuild_included_count(const td_kbuild_result_t *r);
+TD_EXTERN const char *td_kbuild_included(const td_kbuild_result_t *r, size_t i);
 
 /* Every object compiled, sorted, including those whose source is generated
  * during the build (e.g. x509.asn1.o) and so has no file in the tree. */
-size_t td_kbuild_object_count(const td_kbuild_result_t *r);
-const char *td_kbuild_object(const td_kbuild_result_t *r, size_t i);
+TD_EXTERN size_t td_kbuild_object_count(const td_kbuild_result_t *r);
+TD_EXTERN const char *td_kbuild_object(const td_kbuild_result_t *r, size_t i);
 
 /* The Kbuild directories visited, sorted ("." for the root). */
-size_t td_kbuild_dir_count(const td_kbuild_result_t *r);
-const char *td_kbuild_dir(const td_kbuild_result_t *r, size_t i);
+TD_EXTERN size_t td_kbuild_dir_count(const td_kbuild_result_t *r);
+TD_EXTERN const char *td_kbuild_dir(const td_kbuild_result_t *r, size_t i);
 
 /* Warnings in the order found; td_kbuild_warning_total() also counts those
  * past TD_KBUILD_MAX_WARNINGS that were not kept. */
-size_t td_kbuild_warning_count(const td_kbuild_result_t *r);
-const td_kbuild_warning_t *td_kbuild_warning(const td_kbuild_result_t *r, size_t i);
-size_t td_kbuild_warning_total(const td_kbuild_result_t *r);
+TD_EXTERN size_t td_kbuild_warning_count(const td_kbuild_result_t *r);
+TD_EXTERN const td_kbuild_warning_t *td_kbuild_warning(const td_kbuild_result_t *r, size_t i);
+TD_EXTERN size_t td_kbuild_warning_total(const td_kbuild_result_t *r);
 
 /* Classification used by compare --config. */
 enum {
@@ -122,7 +122,7 @@ enum {
  * A source among td_kbuild_source() or td_kbuild_included() (e.g.
  * lib/decompress_*.c in a boot stub) is TD_KBUILD_BUILT; one built only as
  * a host tool is TD_KBUILD_NOT_BUILT. */
-int td_kbuild_is_built(const td_kbuild_result_t *r, const char *path, size_t len);
+TD_EXTERN int td_kbuild_is_built(const td_kbuild_result_t *r, const char *path, size_t len);
 
 /* The parser alone: a Makefile's text split into logical statements, with no
  * evaluation. Pure (no I/O, bounded by TD_KBUILD_MAX_FILE_BYTES); syntax it
@@ -158,11 +158,11 @@ typedef struct td_kbuild_stmt {
 
 typedef struct td_kbuild_makefile td_kbuild_makefile_t;
 
-int td_kbuild_parse_makefile(td_kbuild_makefile_t **out, const char *data, size_t len,
+TD_EXTERN int td_kbuild_parse_makefile(td_kbuild_makefile_t **out, const char *data, size_t len,
 			     td_error_t *err);
-void td_kbuild_makefile_free(td_kbuild_makefile_t *mf);
-size_t td_kbuild_makefile_count(const td_kbuild_makefile_t *mf);
-const td_kbuild_stmt_t *td_kbuild_makefile_stmt(const td_kbuild_makefile_t *mf, size_t i);
+TD_EXTERN void td_kbuild_makefile_free(td_kbuild_makefile_t *mf);
+TD_EXTERN size_t td_kbuild_makefile_count(const td_kbuild_makefile_t *mf);
+TD_EXTERN const td_kbuild_stmt_t *td_kbuild_makefile_stmt(const td_kbuild_makefile_t *mf, size_t i);
 
 #ifdef __cplusplus
 }

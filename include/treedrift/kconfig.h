@@ -22,34 +22,34 @@ extern "C" {
 typedef struct td_kconfig td_kconfig_t;
 
 /* An empty configuration (no symbol set). Caller frees with td_kconfig_free(). */
-int td_kconfig_new(td_kconfig_t **out);
+TD_EXTERN int td_kconfig_new(td_kconfig_t **out);
 
 /* Parse a .config's bytes (len bytes, no NUL needed). On failure *out is NULL
  * and err says which line is malformed ("line 12: ..."). Caller frees with
  * td_kconfig_free(). Limits: 16 MiB of text, names of 256 bytes. */
-int td_kconfig_parse(td_kconfig_t **out, const char *data, size_t len, td_error_t *err);
+TD_EXTERN int td_kconfig_parse(td_kconfig_t **out, const char *data, size_t len, td_error_t *err);
 
-void td_kconfig_free(td_kconfig_t *cfg);
+TD_EXTERN void td_kconfig_free(td_kconfig_t *cfg);
 
 /* Set one symbol, e.g. ("CONFIG_SMP", "y"); value NULL or "n" unsets it.
  * value is stored as given (a string keeps its quotes, as auto.conf). */
-int td_kconfig_set(td_kconfig_t *cfg, const char *name, const char *value);
+TD_EXTERN int td_kconfig_set(td_kconfig_t *cfg, const char *name, const char *value);
 
 /* 'y' or 'm' for a tristate or bool symbol that is set, 0 otherwise (unset,
  * n, or a string/number). name includes the prefix: "CONFIG_SMP". */
-int td_kconfig_tristate(const td_kconfig_t *cfg, const char *name);
+TD_EXTERN int td_kconfig_tristate(const td_kconfig_t *cfg, const char *name);
 
 /* The value text of a set symbol ("y", "m", "250", "\"lz4\"" with its
  * quotes), borrowed until the config is freed; NULL when unset or n. */
-const char *td_kconfig_value(const td_kconfig_t *cfg, const char *name);
+TD_EXTERN const char *td_kconfig_value(const td_kconfig_t *cfg, const char *name);
 
 /* Number of symbols that are set (y, m or a value). */
-size_t td_kconfig_count(const td_kconfig_t *cfg);
+TD_EXTERN size_t td_kconfig_count(const td_kconfig_t *cfg);
 
 /* Call fn for every set symbol, in no particular order; stops at and returns
  * the first non-zero value fn returns. name and value are borrowed for the
  * call only. */
-int td_kconfig_foreach(const td_kconfig_t *cfg,
+TD_EXTERN int td_kconfig_foreach(const td_kconfig_t *cfg,
 		       int (*fn)(void *ctx, const char *name, const char *value), void *ctx);
 
 #ifdef __cplusplus

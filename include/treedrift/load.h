@@ -28,18 +28,18 @@ typedef struct td_load_opts {
 #define TD_UPSTREAM_FULL_IF_ADDED 1 /* only when the target has paths upstream lacks */
 #define TD_UPSTREAM_FULL_ALWAYS 2
 
-void td_load_opts_init(td_load_opts_t *o);
+TD_EXTERN void td_load_opts_init(td_load_opts_t *o);
 
 /* 1 when spec names a treedrift database (by content, not name). */
-int td_spec_is_db(const char *spec);
+TD_EXTERN int td_spec_is_db(const char *spec);
 
 /* Load one tree, digested in full: a database version (label NULL: newest)
  * or a scanned source. Caller frees with td_tree_free(). */
-int td_load_tree(td_tree_t **out, const char *spec, const char *label, const td_load_opts_t *opts,
+TD_EXTERN int td_load_tree(td_tree_t **out, const char *spec, const char *label, const td_load_opts_t *opts,
 		 td_scan_stats_t *stats, td_error_t *err);
 
 /* Load both sides of a comparison. Caller frees both with td_tree_free(). */
-int td_load_pair(td_tree_t **upstream_out, td_tree_t **target_out, const char *upstream_spec,
+TD_EXTERN int td_load_pair(td_tree_t **upstream_out, td_tree_t **target_out, const char *upstream_spec,
 		 const char *target_spec, const td_load_opts_t *opts, td_scan_stats_t *stats,
 		 td_error_t *err);
 
@@ -51,7 +51,7 @@ int td_load_pair(td_tree_t **upstream_out, td_tree_t **target_out, const char *u
  * that handle and upstream_spec is not opened again. *upstream_db stays
  * NULL when upstream is a source. The caller frees *upstream_db with
  * td_db_free(), after an error too; the trees as with td_load_pair. */
-int td_load_pair_db(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t **upstream_db,
+TD_EXTERN int td_load_pair_db(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t **upstream_db,
 		    const char *upstream_spec, const char *target_spec, const td_load_opts_t *opts,
 		    td_scan_stats_t *stats, td_error_t *err);
 

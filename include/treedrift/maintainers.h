@@ -28,17 +28,17 @@ typedef struct td_maintainers td_maintainers_t;
 
 /* Parse MAINTAINERS text[0..len). Pure: no I/O. Errors name name_for_errors
  * and the line. Caller frees with td_maintainers_free(). */
-int td_maintainers_parse(td_maintainers_t **out, const char *text, size_t len,
+TD_EXTERN int td_maintainers_parse(td_maintainers_t **out, const char *text, size_t len,
 			 const char *name_for_errors, td_error_t *err);
 /* Read and parse a MAINTAINERS file (at most TD_MAINTAINERS_MAX_BYTES). */
-int td_maintainers_load_file(td_maintainers_t **out, const char *path, td_error_t *err);
-void td_maintainers_free(td_maintainers_t *m);
+TD_EXTERN int td_maintainers_load_file(td_maintainers_t **out, const char *path, td_error_t *err);
+TD_EXTERN void td_maintainers_free(td_maintainers_t *m);
 
 /* Number of sections with at least one F: line. */
-size_t td_maintainers_count(const td_maintainers_t *m);
+TD_EXTERN size_t td_maintainers_count(const td_maintainers_t *m);
 
 /* The subsystem a path belongs to (borrowed from m), or NULL. */
-const char *td_maintainers_lookup(const td_maintainers_t *m, const char *path, size_t len);
+TD_EXTERN const char *td_maintainers_lookup(const td_maintainers_t *m, const char *path, size_t len);
 
 #ifdef __cplusplus
 }

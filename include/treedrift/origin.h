@@ -37,7 +37,7 @@ typedef struct td_origin_opts {
 	unsigned threads;     /* search threads; 0: the online CPUs */
 } td_origin_opts_t;
 
-void td_origin_opts_init(td_origin_opts_t *o);
+TD_EXTERN void td_origin_opts_init(td_origin_opts_t *o);
 
 /* What td_origin_find did. */
 typedef struct td_origin_stats {
@@ -61,7 +61,7 @@ typedef struct td_origin_stats {
  * digest are not candidates (load a source upstream with upstream_full).
  * Files that already have matches_version are left alone. Deterministic
  * whatever the thread count. stats may be NULL. */
-int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t *stats, td_error_t *err);
+TD_EXTERN int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t *stats, td_error_t *err);
 
 /* Mark the modified and added files of r that equal (by SHA-256, or link
  * target) the file at their path in a version of db other than
@@ -72,7 +72,7 @@ int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t 
  * r must come from td_compare (the labels are kept with it) and have a
  * base_version that db holds; without one this does nothing. *marked (may
  * be NULL) gets the number of files marked. */
-int td_origin_versions(td_result_t *r, td_db_t *db, size_t *marked, td_error_t *err);
+TD_EXTERN int td_origin_versions(td_result_t *r, td_db_t *db, size_t *marked, td_error_t *err);
 
 /* How many listed changes of r carry each note: moved, copied, matches_version. */
 typedef struct td_origin_counts {
@@ -81,11 +81,11 @@ typedef struct td_origin_counts {
 	uint64_t matches_version;
 } td_origin_counts_t;
 
-void td_origin_count(td_origin_counts_t *out, const td_result_t *r);
+TD_EXTERN void td_origin_count(td_origin_counts_t *out, const td_result_t *r);
 
 /* Order of version labels: runs of digits compare as numbers, other bytes
  * as bytes ("v6.1.9" < "v6.1.10" < "v6.2"). Returns < 0, 0 or > 0. */
-int td_version_label_cmp(const char *a, const char *b);
+TD_EXTERN int td_version_label_cmp(const char *a, const char *b);
 
 /* Nearest-neighbour search over a fixed set of TLSH digests, the engine of
  * td_origin_find, exposed for benchmarks and tools. The index copies the
@@ -94,16 +94,16 @@ typedef struct td_tlsh_index td_tlsh_index_t;
 
 /* Build an index over n digests (index i names digests[i]). Caller frees
  * with td_tlsh_index_free(). */
-int td_tlsh_index_new(td_tlsh_index_t **out, const td_tlsh_t *digests, size_t n, int len_diff,
+TD_EXTERN int td_tlsh_index_new(td_tlsh_index_t **out, const td_tlsh_t *digests, size_t n, int len_diff,
 		      td_error_t *err);
-void td_tlsh_index_free(td_tlsh_index_t *ix);
+TD_EXTERN void td_tlsh_index_free(td_tlsh_index_t *ix);
 
 /* The digest nearest to q with distance <= limit, skipping index skip (use
  * SIZE_MAX to skip none); ties go to the lowest index. Returns its distance
  * and sets *found, or returns limit + 1 and sets *found to SIZE_MAX when no
  * digest is that near. *distances (may be NULL) grows by the number of
  * distances computed. */
-int td_tlsh_index_nearest(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
+TD_EXTERN int td_tlsh_index_nearest(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
 			  size_t *found, uint64_t *distances);
 
 #ifdef __cplusplus

@@ -46,39 +46,39 @@ typedef struct td_policy_match {
  * name_for_errors prefixes error messages ("NAME:LINE: ..."). On failure
  * *out is NULL: TD_EINVAL for malformed text, TD_ENOMEM for a size limit or
  * exhaustion. Caller frees with td_policy_free(). */
-int td_policy_parse(td_policy_t **out, const char *text, size_t len, const char *name_for_errors,
+TD_EXTERN int td_policy_parse(td_policy_t **out, const char *text, size_t len, const char *name_for_errors,
 		    td_error_t *err);
 
 /* Read and parse a policy file (at most TD_POLICY_MAX_BYTES). */
-int td_policy_load_file(td_policy_t **out, const char *path, td_error_t *err);
+TD_EXTERN int td_policy_load_file(td_policy_t **out, const char *path, td_error_t *err);
 
 /* The built-in policy for a Linux kernel source tree (doc/policy-linux.policy). */
-int td_policy_default_linux(td_policy_t **out, td_error_t *err);
+TD_EXTERN int td_policy_default_linux(td_policy_t **out, td_error_t *err);
 /* Its text, NUL-terminated, static; *len (if not NULL) gets its length. */
-const char *td_policy_default_linux_text(size_t *len);
+TD_EXTERN const char *td_policy_default_linux_text(size_t *len);
 
-void td_policy_free(td_policy_t *p);
+TD_EXTERN void td_policy_free(td_policy_t *p);
 
 /* The [policy] name; NULL when the text gives none. Borrowed. */
-const char *td_policy_name(const td_policy_t *p);
+TD_EXTERN const char *td_policy_name(const td_policy_t *p);
 
 /* Classify one path: fills *out (strings borrowed from p). 0 or TD_EINVAL. */
-int td_policy_lookup(const td_policy_t *p, const char *path, size_t len, td_policy_match_t *out);
+TD_EXTERN int td_policy_lookup(const td_policy_t *p, const char *path, size_t len, td_policy_match_t *out);
 
 /* The classes in file order, for listings: td_policy_class_at fills *out
  * (pattern NULL, line the section's line) for i < td_policy_class_count(p). */
-size_t td_policy_class_count(const td_policy_t *p);
-int td_policy_class_at(const td_policy_t *p, size_t i, td_policy_match_t *out);
+TD_EXTERN size_t td_policy_class_count(const td_policy_t *p);
+TD_EXTERN int td_policy_class_at(const td_policy_t *p, size_t i, td_policy_match_t *out);
 
 /* The thresholds for a match: the class's own where it sets them, base's
  * fields where it does not. */
-void td_policy_thresholds(td_thresholds_t *out, const td_policy_match_t *m, const td_thresholds_t *base);
+TD_EXTERN void td_policy_thresholds(td_thresholds_t *out, const td_policy_match_t *m, const td_thresholds_t *base);
 
 /* Apply p to every change of r: policy_class, weight, risk = distance *
  * weight; a modified or added file of a class with its own thresholds is
  * classified again with them (td_policy_thresholds over r->thresholds). Then
  * recomputes r's totals. 0 or TD_EINVAL. */
-int td_policy_apply(const td_policy_t *p, td_result_t *r);
+TD_EXTERN int td_policy_apply(const td_policy_t *p, td_result_t *r);
 
 #ifdef __cplusplus
 }

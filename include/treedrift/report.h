@@ -23,7 +23,7 @@ typedef enum td_format {
 } td_format_t;
 
 /* Parse a --format name; -1 when unknown. */
-int td_format_parse(const char *name);
+TD_EXTERN int td_format_parse(const char *name);
 
 typedef enum td_sort {
 	TD_SORT_PATH = 0,
@@ -51,26 +51,26 @@ typedef struct td_view {
 	const struct td_rollup *subsystem_rollup;/* td_rollup_by_subsystem */
 } td_view_t;
 
-void td_view_init(td_view_t *v);
+TD_EXTERN void td_view_init(td_view_t *v);
 
 /* Indices into r->changes that the view selects, in its order. Caller frees
  * *out with free(). */
-int td_view_select(size_t **out, size_t *count, const td_result_t *r, const td_view_t *v);
+TD_EXTERN int td_view_select(size_t **out, size_t *count, const td_result_t *r, const td_view_t *v);
 
 /* Write r in fmt to f. Returns 0, or TD_EIO when writing failed. */
-int td_report_write(FILE *f, const td_result_t *r, td_format_t fmt, const td_view_t *v, td_error_t *err);
+TD_EXTERN int td_report_write(FILE *f, const td_result_t *r, td_format_t fmt, const td_view_t *v, td_error_t *err);
 
-int td_report_text(FILE *f, const td_result_t *r, const td_view_t *v);
-int td_report_json(FILE *f, const td_result_t *r, const td_view_t *v);
-int td_report_csv(FILE *f, const td_result_t *r, const td_view_t *v);
+TD_EXTERN int td_report_text(FILE *f, const td_result_t *r, const td_view_t *v);
+TD_EXTERN int td_report_json(FILE *f, const td_result_t *r, const td_view_t *v);
+TD_EXTERN int td_report_csv(FILE *f, const td_result_t *r, const td_view_t *v);
 /* One self-contained HTML page (no network): summary, treemap, histogram and
  * a sortable, filterable table of the files the view lists. */
-int td_report_html(FILE *f, const td_result_t *r, const td_view_t *v);
+TD_EXTERN int td_report_html(FILE *f, const td_result_t *r, const td_view_t *v);
 /* A Markdown manifest of where the target differs from upstream. */
-int td_report_markdown(FILE *f, const td_result_t *r, const td_view_t *v);
+TD_EXTERN int td_report_markdown(FILE *f, const td_result_t *r, const td_view_t *v);
 /* A CycloneDX 1.5 JSON SBOM: the target's pedigree names the upstream
  * ancestor, each modified or added file is a component with its patch. */
-int td_report_cyclonedx(FILE *f, const td_result_t *r, const td_view_t *v);
+TD_EXTERN int td_report_cyclonedx(FILE *f, const td_result_t *r, const td_view_t *v);
 
 #ifdef __cplusplus
 }

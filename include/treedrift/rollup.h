@@ -47,22 +47,22 @@ typedef struct td_rollup {
  * file counts in one row and the rows add up to the totals. A file's path is
  * its target path, or the upstream one for a removed file. Caller frees *out
  * with td_rollup_free(). */
-int td_rollup_by_dir(td_rollup_t **out, const td_result_t *r, unsigned depth, unsigned flags,
+TD_EXTERN int td_rollup_by_dir(td_rollup_t **out, const td_result_t *r, unsigned depth, unsigned flags,
 		     td_error_t *err);
 
 /* Sum r's changes per policy class (td_change_t.policy_class; "other" where
  * no policy set one). Caller frees *out with td_rollup_free(). */
-int td_rollup_by_class(td_rollup_t **out, const td_result_t *r, td_error_t *err);
+TD_EXTERN int td_rollup_by_class(td_rollup_t **out, const td_result_t *r, td_error_t *err);
 
 /* The key of changes no MAINTAINERS section covers. */
 #define TD_ROLLUP_NO_SUBSYSTEM "(none)"
 
 /* Sum r's changes per MAINTAINERS subsystem (td_maintainers_lookup on the
  * path as in td_rollup_by_dir). Caller frees *out with td_rollup_free(). */
-int td_rollup_by_subsystem(td_rollup_t **out, const td_result_t *r, const td_maintainers_t *m,
+TD_EXTERN int td_rollup_by_subsystem(td_rollup_t **out, const td_result_t *r, const td_maintainers_t *m,
 			   td_error_t *err);
 
-void td_rollup_free(td_rollup_t *ru);
+TD_EXTERN void td_rollup_free(td_rollup_t *ru);
 
 #ifdef __cplusplus
 }

@@ -46,24 +46,24 @@ typedef struct td_scan_stats {
  * Sequential sources (archives) are digested in full while listed, as their
  * content passes only once. Archives with a single top-level folder lose it
  * unless opts->no_auto_strip was given to the source. */
-int td_scan_list(td_tree_t **out, td_source_t *src, const td_scan_opts_t *opts,
+TD_EXTERN int td_scan_list(td_tree_t **out, td_source_t *src, const td_scan_opts_t *opts,
 		 td_scan_stats_t *stats, td_error_t *err);
 
 /* Digest the files of tree (listed from src) that need it: need[i] for
  * tree->files[i], or every file in full when need is NULL. Files already
  * digested at least as far as asked are left alone. Files that vanish or
  * change meanwhile become TD_ENTRY_SKIPPED with the reason. */
-int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
+TD_EXTERN int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 		   const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err);
 
 /* List and digest everything in full: what `treedrift scan` stores. */
-int td_scan(td_tree_t **out, td_source_t *src, const td_scan_opts_t *opts,
+TD_EXTERN int td_scan(td_tree_t **out, td_source_t *src, const td_scan_opts_t *opts,
 	    td_scan_stats_t *stats, td_error_t *err);
 
 /* Take digests from ref where they are provably the same content: same git
  * blob id at any path, or for directory scans the same path, size, mtime,
  * inode and device. Returns the number of files reused. */
-size_t td_scan_reuse(td_tree_t *tree, const td_tree_t *ref);
+TD_EXTERN size_t td_scan_reuse(td_tree_t *tree, const td_tree_t *ref);
 
 #ifdef __cplusplus
 }

@@ -39,24 +39,24 @@ typedef int (*td_sink_fn)(void *ctx, const void *data, size_t len);
 
 /* Open a source; on failure *out is NULL and err says why. Caller frees with
  * td_source_free(). opts may be NULL. */
-int td_source_open(td_source_t **out, const char *spec, const td_source_opts_t *opts, td_error_t *err);
-void td_source_free(td_source_t *src);
+TD_EXTERN int td_source_open(td_source_t **out, const char *spec, const td_source_opts_t *opts, td_error_t *err);
+TD_EXTERN void td_source_free(td_source_t *src);
 
 /* "dir", "git" or "archive". */
-const char *td_source_kind(const td_source_t *src);
+TD_EXTERN const char *td_source_kind(const td_source_t *src);
 /* The canonical root text recorded in a database: an absolute directory
  * path, "git:/abs/repo@<commit id>", or the archive's absolute path. */
-const char *td_source_root(const td_source_t *src);
+TD_EXTERN const char *td_source_root(const td_source_t *src);
 
 /* 1 when td_source_read may be called for any entry, from any thread, after
  * td_source_next returned it (directories, git). 0 for sequential sources
  * (archives): content must then be read right after td_source_next returned
  * the entry, before the next call, on the same thread. */
-int td_source_random_access(const td_source_t *src);
+TD_EXTERN int td_source_random_access(const td_source_t *src);
 
 /* 1 for an archive whose single top-level folder is to be dropped (the
  * default; opts.no_auto_strip turns it off), 0 otherwise. */
-int td_source_auto_strip(const td_source_t *src);
+TD_EXTERN int td_source_auto_strip(const td_source_t *src);
 
 /* The next entry. The order is fixed for a given tree: a directory source
  * gives its entries in byte order of their paths (td_tree_sort's order,
@@ -80,29 +80,29 @@ int td_source_auto_strip(const td_source_t *src);
  * link_target set to that file's path: it has no content of its own (do not
  * td_source_read it); the scan gives it the target's digest. Other hard
  * links are TD_SKIP_LINK_ESCAPE. */
-int td_source_next(td_source_t *src, td_file_t *out, td_error_t *err);
+TD_EXTERN int td_source_next(td_source_t *src, td_file_t *out, td_error_t *err);
 
 /* Feed the content of a TD_ENTRY_FILE entry to sink in blocks. Returns 0,
  * or a negative code with err set, or TD_ECANCELED if the sink stopped.
  * A file that vanished or changed while read gives TD_EIO with *skip_reason
  * set to TD_SKIP_VANISHED / TD_SKIP_CHANGED / TD_SKIP_UNREADABLE, so the scan
  * records it and goes on. */
-int td_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, void *ctx,
+TD_EXTERN int td_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, void *ctx,
 		   const char **skip_reason, td_error_t *err);
 
 /* Archives read with keep_going: 1 when the archive ended in an error and the
  * entries are incomplete. Always 0 for other sources. */
-int td_source_incomplete(const td_source_t *src);
+TD_EXTERN int td_source_incomplete(const td_source_t *src);
 
 /* Why an incomplete source ended early (the archive error text), or NULL
  * when td_source_incomplete() is 0. Borrowed until td_source_free(). */
-const char *td_source_incomplete_reason(const td_source_t *src);
+TD_EXTERN const char *td_source_incomplete_reason(const td_source_t *src);
 
 /* Number of content reads performed so far (td_source_read calls, whatever
  * their outcome): git blobs, archive members or files. Safe to call while
  * other threads read; a benchmark uses it to show unchanged blobs were not
  * read. */
-uint64_t td_source_blobs_read(const td_source_t *src);
+TD_EXTERN uint64_t td_source_blobs_read(const td_source_t *src);
 
 #ifdef __cplusplus
 }

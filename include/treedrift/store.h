@@ -24,14 +24,14 @@ typedef struct td_db td_db_t;
 
 /* 1 when path is a file that starts as an SQLite database (cheap sniff, no
  * schema check), 0 otherwise (including directories and missing files). */
-int td_db_sniff(const char *path);
+TD_EXTERN int td_db_sniff(const char *path);
 
 /* Open read-only. TD_EFORMAT: not a treedrift database; TD_ENEWER: written
  * by a newer schema than this build reads. Caller frees with td_db_free().
  * Never creates a file. A handle serves one thread at a time (open one per
  * thread); it keeps reading the file it opened even if a writer replaces it. */
-int td_db_open(td_db_t **out, const char *path, td_error_t *err);
-void td_db_free(td_db_t *db);
+TD_EXTERN int td_db_open(td_db_t **out, const char *path, td_error_t *err);
+TD_EXTERN void td_db_free(td_db_t *db);
 
 /* One version (label) of a database. */
 typedef struct td_version {
@@ -41,18 +41,18 @@ typedef struct td_version {
 } td_version_t;
 
 /* All versions, oldest first. Caller frees with td_versions_free(). */
-int td_db_versions(td_db_t *db, td_version_t **out, size_t *count, td_error_t *err);
-void td_versions_free(td_version_t *v, size_t count);
+TD_EXTERN int td_db_versions(td_db_t *db, td_version_t **out, size_t *count, td_error_t *err);
+TD_EXTERN void td_versions_free(td_version_t *v, size_t count);
 
 /* Load one version as a tree (sorted). label NULL: the database's only
  * version, or the newest one. TD_ENOTFOUND if the label is absent.
  * meta comes from the version row (root and source_kind as scanned).
  * Caller frees with td_tree_free(). */
-int td_db_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err);
+TD_EXTERN int td_db_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err);
 
 /* PRAGMA integrity_check plus treedrift's own consistency checks. 0 when the
  * database is sound; TD_EFORMAT with the first problem in err otherwise. */
-int td_db_check(td_db_t *db, td_error_t *err);
+TD_EXTERN int td_db_check(td_db_t *db, td_error_t *err);
 
 /* Which versions hold each file of a tree exactly, at the same path: what
  * base-version detection (the version with the most identical files) and
@@ -71,8 +71,8 @@ typedef struct td_db_matches {
 /* Match every file of tree (index i of tree->files is file i) against every
  * version: one indexed lookup per file, whatever the number of versions.
  * Caller frees with td_db_matches_free(). */
-int td_db_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_error_t *err);
-void td_db_matches_free(td_db_matches_t *m);
+TD_EXTERN int td_db_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_error_t *err);
+TD_EXTERN void td_db_matches_free(td_db_matches_t *m);
 
 typedef struct td_db_writer td_db_writer_t;
 
@@ -85,22 +85,22 @@ enum {
  * so that two writers never interleave: a second writer gets TD_ELOCKED.
  * Caller frees with td_db_writer_free(); freeing before commit discards
  * everything and leaves the old database as it was. */
-int td_db_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td_error_t *err);
+TD_EXTERN int td_db_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td_error_t *err);
 /* Add a version from tree (its meta.label names it; a label already in the
  * database is TD_EINVAL unless replace is non-zero). */
-int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err);
+TD_EXTERN int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err);
 /* Scan src and add it as version label (NULL: keep the source's) in one go:
  * td_scan() then td_db_writer_add(), except that the walk, the reads and
  * one writer thread run at once: each entry is stored, in the order the
  * walk found it, as soon as it is final, all in one transaction. A label
  * that is taken fails before the walk. *out gets the scanned tree; caller frees it with
  * td_tree_free(). On error nothing of the version is left in the database. */
-int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
+TD_EXTERN int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
 			  int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats,
 			  td_error_t *err);
 /* Make the write durable and atomically visible (fsync, rename, fsync dir). */
-int td_db_writer_commit(td_db_writer_t *w, td_error_t *err);
-void td_db_writer_free(td_db_writer_t *w);
+TD_EXTERN int td_db_writer_commit(td_db_writer_t *w, td_error_t *err);
+TD_EXTERN void td_db_writer_free(td_db_writer_t *w);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "treedrift/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -54,30 +56,30 @@ typedef enum td_tlsh_status {
 	TD_TLSH_TOO_UNIFORM = 2  /* too little variety: quartile 3 is 0 or too many empty buckets */
 } td_tlsh_status_t;
 
-void td_tlsh_init(td_tlsh_ctx_t *ctx);
-void td_tlsh_update(td_tlsh_ctx_t *ctx, const void *data, size_t len);
+TD_EXTERN void td_tlsh_init(td_tlsh_ctx_t *ctx);
+TD_EXTERN void td_tlsh_update(td_tlsh_ctx_t *ctx, const void *data, size_t len);
 /* Finish; returns TD_TLSH_OK and fills out, or the reason there is no digest.
  * ctx is left unchanged, so more input may follow. */
-td_tlsh_status_t td_tlsh_final(td_tlsh_t *out, const td_tlsh_ctx_t *ctx);
+TD_EXTERN td_tlsh_status_t td_tlsh_final(td_tlsh_t *out, const td_tlsh_ctx_t *ctx);
 /* One-shot digest of a buffer. */
-td_tlsh_status_t td_tlsh_hash(td_tlsh_t *out, const void *data, size_t len);
+TD_EXTERN td_tlsh_status_t td_tlsh_hash(td_tlsh_t *out, const void *data, size_t len);
 
 /* "too_short", "too_uniform" (the reference's "cannot hash"), or "ok". */
-const char *td_tlsh_status_name(td_tlsh_status_t status);
+TD_EXTERN const char *td_tlsh_status_name(td_tlsh_status_t status);
 
 /* Encode as "T1" + 70 uppercase hex digits and a NUL. */
-void td_tlsh_format(char out[TD_TLSH_HEX_CHARS + 1], const td_tlsh_t *h);
+TD_EXTERN void td_tlsh_format(char out[TD_TLSH_HEX_CHARS + 1], const td_tlsh_t *h);
 /* Parse 70 hex digits, with or without the "T1" prefix (either case of hex).
  * Returns 0, or -1 when text is not a digest. */
-int td_tlsh_parse(td_tlsh_t *out, const char *text, size_t len);
+TD_EXTERN int td_tlsh_parse(td_tlsh_t *out, const char *text, size_t len);
 
 /* Distance between two digests; 0 = near identical. With len_diff=0 the
  * file-length term is left out (the reference's -xlen). */
-int td_tlsh_distance(const td_tlsh_t *a, const td_tlsh_t *b, int len_diff);
+TD_EXTERN int td_tlsh_distance(const td_tlsh_t *a, const td_tlsh_t *b, int len_diff);
 
 /* The same distance when it is at most limit; otherwise some value greater
  * than limit (it may stop early), for nearest-neighbour searches. */
-int td_tlsh_distance_bounded(const td_tlsh_t *a, const td_tlsh_t *b, int len_diff, int limit);
+TD_EXTERN int td_tlsh_distance_bounded(const td_tlsh_t *a, const td_tlsh_t *b, int len_diff, int limit);
 
 #ifdef __cplusplus
 }

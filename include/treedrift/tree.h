@@ -71,20 +71,20 @@ typedef struct td_tree {
 	td_tree_meta_t meta;
 } td_tree_t;
 
-int td_tree_new(td_tree_t **out);
-void td_tree_free(td_tree_t *t);
+TD_EXTERN int td_tree_new(td_tree_t **out);
+TD_EXTERN void td_tree_free(td_tree_t *t);
 /* Append a file; takes ownership of the file's pointers on success. */
-int td_tree_append(td_tree_t *t, td_file_t *f);
+TD_EXTERN int td_tree_append(td_tree_t *t, td_file_t *f);
 /* Sort by path (byte order) and reject duplicates (TD_EINVAL). */
-int td_tree_sort(td_tree_t *t);
+TD_EXTERN int td_tree_sort(td_tree_t *t);
 /* Binary search by path; NULL when absent. Needs a sorted tree. */
-const td_file_t *td_tree_find(const td_tree_t *t, const char *path, size_t path_len);
+TD_EXTERN const td_file_t *td_tree_find(const td_tree_t *t, const char *path, size_t path_len);
 
-void td_file_release(td_file_t *f);
-int td_file_copy(td_file_t *out, const td_file_t *src);
+TD_EXTERN void td_file_release(td_file_t *f);
+TD_EXTERN int td_file_copy(td_file_t *out, const td_file_t *src);
 /* Set a string field from text (copied); 0 or TD_ENOMEM. */
-int td_meta_set(char **field, const char *text);
-void td_tree_meta_release(td_tree_meta_t *m);
+TD_EXTERN int td_meta_set(char **field, const char *text);
+TD_EXTERN void td_tree_meta_release(td_tree_meta_t *m);
 
 #ifdef __cplusplus
 }

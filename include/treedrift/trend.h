@@ -22,13 +22,13 @@ typedef struct td_trend_point {
 } td_trend_point_t;
 
 /* Fill p from a finished comparison; label is copied. 0 or TD_ENOMEM. */
-int td_trend_point_init(td_trend_point_t *p, const char *label, const td_result_t *r);
-void td_trend_point_release(td_trend_point_t *p);
+TD_EXTERN int td_trend_point_init(td_trend_point_t *p, const char *label, const td_result_t *r);
+TD_EXTERN void td_trend_point_release(td_trend_point_t *p);
 
 /* A standalone SVG line chart of total distance, one point per release in
  * the given order (labels XML-escaped). Returns 0, or TD_EIO when writing
  * failed. */
-int td_trend_svg(FILE *f, const td_trend_point_t *points, size_t n, const char *title);
+TD_EXTERN int td_trend_svg(FILE *f, const td_trend_point_t *points, size_t n, const char *title);
 
 #ifdef __cplusplus
 }
