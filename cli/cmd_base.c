@@ -2,17 +2,17 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "analysis_opts.h"
 #include "cli.h"
-#include "treedrift/base.h"
+#include "treedrift/analysis.h"
 #include "treedrift/json.h"
-#include "treedrift/load.h"
-#include "treedrift/store.h"
 
 static const cli_opt_t base_opts[] = {
 	{ "top", 'n', "N", "print the best N versions (default 3; 0: all)" },
 	{ "format", 'f', "FMT", "text (default) or json" },
 	{ "target-label", 0, "LABEL", "version of a target database (default: newest)" },
 	{ "no-length", 0, NULL, "leave the file-length term out of TLSH distances" },
+	CLI_ORIGIN_OPTS,
 	CLI_TREE_OPTS,
 	CLI_OPT_END
 };
@@ -80,26 +80,29 @@ static void print_json(const td_base_result_t *r, size_t top)
 int cmd_base(int argc, char **argv)
 {
 	cli_parser_t p;
-	td_load_opts_t lo;
+	td_analysis_opts_t ao;
 	td_base_opts_t bo;
 	td_error_t err = { 0 };
-	td_db_t *db = NULL;
+	td_analyzer_t *an = NULL;
 	td_tree_t *target = NULL;
 	td_base_result_t *r = NULL;
 	cli_progress_t prog;
 	unsigned long long top = 3;
 	int json = 0, quiet = 0, rc = CLI_EXIT_ERROR, opt;
 
-	cli_load_opts_init(&lo);
+	td_analysis_opts_init(&ao);
+	cli_load_opts_init(&ao.load);
 	td_base_opts_init(&bo);
 	if (cli_parser_init(&p, base_opts, "treedrift base [options] DB TARGET",
 			    "Rank the versions of database DB by how well they explain TARGET: identical "
-			    "files first, then the total distance of the rest. Exit status: 0 a clear "
-			    "answer, 1 ambiguous, 2 error.", argc, argv))
+			    "files first, then the total distance of the rest, as compare scores it. Exit "
+			    "status: 0 a clear answer, 1 ambiguous, 2 error.", argc, argv))
 		return cli_error("out of memory");
 	while ((opt = cli_parser_next(&p)) >= 0) {
 		const char *name = base_opts[opt].name;
-		int t = cli_tree_opt(name, p.arg, &lo, &quiet);
+		int t = cli_tree_opt(name, p.arg, &ao.load, &quiet);
+		if (!t)
+			t = cli_analysis_opt(&ao, name, p.arg);
 		if (t < 0)
 			goto out;
 		if (t)
@@ -116,9 +119,9 @@ int cmd_base(int argc, char **argv)
 			}
 			json = !strcmp(p.arg, "json");
 		} else if (!strcmp(name, "target-label")) {
-			lo.target_label = p.arg;
+			ao.load.target_label = p.arg;
 		} else if (!strcmp(name, "no-length")) {
-			bo.len_diff = 0;
+			ao.compare.len_diff = 0;
 		}
 	}
 	if (cli_parser_stop(opt, &rc))
@@ -128,16 +131,18 @@ int cmd_base(int argc, char **argv)
 		goto out;
 	}
 	bo.score_top = (size_t)top;
-	if (td_db_open(&db, p.argv[0], &err))
-		goto lib_error;
+	ao.upstream = p.argv[0];
+	ao.target = p.argv[1];
 	cli_progress_init(&prog, "reading", quiet);
-	lo.scan.progress = cli_progress_cb;
-	lo.scan.progress_ctx = &prog;
-	rc = td_load_tree(&target, p.argv[1], lo.target_label, &lo, NULL, &err);
+	ao.load.scan.progress = cli_progress_cb;
+	ao.load.scan.progress_ctx = &prog;
+	rc = td_analyzer_new(&an, &ao, &err);
+	if (!rc)
+		rc = td_analyzer_rank_base(&r, &target, an, NULL, &bo, &err);
 	cli_progress_done(&prog);
-	if (rc || td_base_rank(&r, db, target, &bo, &err)) {
-		rc = CLI_EXIT_ERROR;
-		goto lib_error;
+	if (rc) {
+		rc = cli_lib_error(&err);
+		goto out;
 	}
 	cli_warn_skipped(target, "target", quiet);
 	if (json)
@@ -149,13 +154,10 @@ int cmd_base(int argc, char **argv)
 		goto out;
 	}
 	rc = r->ambiguous ? CLI_EXIT_DRIFT : CLI_EXIT_SAME;
-	goto out;
-lib_error:
-	cli_lib_error(&err);
 out:
 	td_base_result_free(r);
 	td_tree_free(target);
-	td_db_free(db);
+	td_analyzer_free(an);
 	cli_parser_release(&p);
 	return rc;
 }

@@ -4,9 +4,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis_opts.h"
 #include "cli.h"
-#include "origins.h"
-#include "treedrift/compare.h"
+#include "treedrift/analysis.h"
+#include "treedrift/report.h"
 #include "treedrift/trend.h"
 
 static const cli_opt_t trend_opts[] = {
@@ -66,7 +67,7 @@ static int write_svg(const char *path, const td_trend_point_t *pts, size_t n, co
 
 	if (!f)
 		return cli_error("unable to create '%s': %s", path, strerror(errno));
-	rc = td_trend_svg(f, pts, n, title);
+	rc = td_report_trend_svg(f, pts, n, title);
 	if (fclose(f) && !rc)
 		rc = TD_EIO;
 	if (rc) {
@@ -79,19 +80,17 @@ static int write_svg(const char *path, const td_trend_point_t *pts, size_t n, co
 int cmd_trend(int argc, char **argv)
 {
 	cli_parser_t p;
-	td_load_opts_t lo;
-	td_compare_opts_t co;
-	cli_origins_t origins;
+	td_analysis_opts_t ao;
+	td_analyzer_t *an = NULL;
+	td_error_t err = { 0 };
 	const char *svg = NULL, *title = NULL;
 	char deftitle[512];
 	int quiet = 0, rc = CLI_EXIT_ERROR, opt;
 	td_trend_point_t *pts = NULL;
-	td_db_t *up_db = NULL;  /* an upstream database, opened once for all targets */
 	size_t n = 0;
 
-	cli_load_opts_init(&lo);
-	td_compare_opts_init(&co);
-	cli_origins_init(&origins);
+	td_analysis_opts_init(&ao);
+	cli_load_opts_init(&ao.load);
 	if (cli_parser_init(&p, trend_opts, "treedrift trend [options] UPSTREAM TARGET...",
 			    "Compare each TARGET (a release: a database, directory, git:REPO@REV or archive) "
 			    "against UPSTREAM and print a table of total distance, per-class counts and added "
@@ -99,15 +98,15 @@ int cmd_trend(int argc, char **argv)
 		return cli_error("out of memory");
 	while ((opt = cli_parser_next(&p)) >= 0) {
 		const char *name = trend_opts[opt].name;
-		int t = cli_tree_opt(name, p.arg, &lo, &quiet);
+		int t = cli_tree_opt(name, p.arg, &ao.load, &quiet);
 		if (!t)
-			t = cli_origins_opt(&origins, name, p.arg);
+			t = cli_analysis_opt(&ao, name, p.arg);
 		if (t < 0)
 			goto out;
 		if (t)
 			continue;
 		if (!strcmp(name, "base"))
-			lo.upstream_label = p.arg;
+			ao.load.upstream_label = p.arg;
 		else if (!strcmp(name, "svg"))
 			svg = p.arg;
 		else if (!strcmp(name, "title"))
@@ -123,29 +122,29 @@ int cmd_trend(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
-	cli_origins_setup(&origins, &lo);
+	ao.upstream = p.argv[0];
+	if (td_analyzer_new(&an, &ao, &err)) {
+		cli_lib_error(&err);
+		goto out;
+	}
 	for (int i = 1; i < p.argc; i++) {
-		td_error_t err = { 0 };
-		td_tree_t *up = NULL, *tgt = NULL;
-		td_result_t *r = NULL;
-		td_scan_stats_t stats = { 0 };
+		td_analysis_t *a = NULL;
+		const td_result_t *r;
 		cli_progress_t prog;
 		char buf[256];
 		int e;
 
 		cli_progress_init(&prog, "reading", quiet);
-		lo.scan.progress = cli_progress_cb;
-		lo.scan.progress_ctx = &prog;
-		e = td_load_pair_db(&up, &tgt, &up_db, p.argv[0], p.argv[i], &lo, &stats, &err);
+		ao.load.scan.progress = cli_progress_cb;
+		ao.load.scan.progress_ctx = &prog;
+		e = td_analyzer_run(&a, an, p.argv[i], &err);
 		cli_progress_done(&prog);
-		if (e || td_compare(&r, up, tgt, &co, &err)) {
+		if (e) {
 			cli_lib_error(&err);
 			goto out;
 		}
-		if (cli_origins_find(&origins, r, up_db)) {
-			td_result_free(r);
-			goto out;
-		}
+		cli_warn_analysis(a, quiet);
+		r = a->result;
 		if (i == 1 && !title) {
 			snprintf(deftitle, sizeof(deftitle), "total distance against %s",
 				 r->base_version ? r->base_version :
@@ -153,7 +152,7 @@ int cmd_trend(int argc, char **argv)
 			title = deftitle;
 		}
 		e = td_trend_point_init(&pts[n], target_name(r->target, p.argv[i], buf, sizeof(buf)), r);
-		td_result_free(r);
+		td_analysis_free(a);
 		if (e) {
 			cli_error("out of memory");
 			goto out;
@@ -172,7 +171,7 @@ out:
 	for (size_t i = 0; i < n; i++)
 		td_trend_point_release(&pts[i]);
 	free(pts);
-	td_db_free(up_db);
+	td_analyzer_free(an);
 	cli_parser_release(&p);
 	return rc;
 }

@@ -44,6 +44,12 @@ typedef struct td_base_opts {
 				 * tied with the last of them; default 3, at least 2; 0: all */
 	int len_diff;           /* 1: TLSH distance with the length term (default) */
 	int added_distance;     /* score of a target file the version lacks (default 300) */
+	/* Scores one version: sets c's modified, added, removed and distance.
+	 * NULL: file by file at the same path, as td_compare scores without
+	 * copies or other versions. td_analyzer_rank_base sets it to the whole
+	 * analysis, so that the distance is the one compare reports. */
+	int (*score)(void *ctx, td_base_candidate_t *c, td_error_t *err);
+	void *score_ctx;
 } td_base_opts_t;
 
 TD_EXTERN void td_base_opts_init(td_base_opts_t *o);

@@ -46,6 +46,15 @@ TD_EXTERN const char *td_class_name(td_class_t c);   /* "clean", "safe", "dirty"
 /* Parse "clean"/"safe"/"dirty"; returns TD_CLASS_NONE for anything else. */
 TD_EXTERN td_class_t td_class_parse(const char *name);
 
+/* Whether a kernel configuration builds a file (td_annotate). The values
+ * are those of td_kbuild_is_built(). */
+typedef enum td_built {
+	TD_BUILT_UNKNOWN = -1, /* no configuration was evaluated */
+	TD_BUILT_NO = 0,       /* a .c, .S or .rs file the configuration does not compile */
+	TD_BUILT_YES = 1,      /* a .c, .S or .rs file it compiles */
+	TD_BUILT_SUPPORT = 2   /* any other file: headers, Makefiles, Kconfig, ... */
+} td_built_t;
+
 /* How the upstream side of an added or modified file was found. */
 typedef enum td_origin_kind {
 	TD_ORIGIN_NONE = 0,
@@ -65,7 +74,7 @@ typedef struct td_change {
 	td_origin_kind_t origin_kind;
 	const td_file_t *origin;    /* moved/copied: the upstream file it came from */
 	const char *matches_version;/* equal to this upstream version's file (multi-version DB) */
-	int built;                  /* with a kernel config: 1 built, 0 not built, 2 support file; -1 unknown */
+	td_built_t built;           /* with a kernel config; else TD_BUILT_UNKNOWN */
 	const char *policy_class;   /* from the path policy; NULL without one */
 	double weight;              /* policy weight, 1.0 without a policy */
 	double risk;                /* distance * weight */
@@ -98,8 +107,8 @@ typedef struct td_totals {
 	uint64_t fallback_scored;     /* files scored by the fallback */
 	double total_risk;
 	td_class_totals_t by_class[4];/* indexed by td_class_t */
-	td_build_totals_t by_built[3];/* indexed by td_change_t.built: 0 not built, 1 built,
-				       * 2 support file; all 0 without a kernel config */
+	td_build_totals_t by_built[3];/* indexed by td_built_t (NO, YES, SUPPORT); all 0
+				       * without a kernel config */
 } td_totals_t;
 
 typedef struct td_compare_opts {

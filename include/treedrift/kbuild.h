@@ -23,6 +23,8 @@
 
 #include "treedrift/common.h"
 #include "treedrift/kconfig.h"
+#include "treedrift/source.h"
+#include "treedrift/tree.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -163,6 +165,18 @@ TD_EXTERN int td_kbuild_parse_makefile(td_kbuild_makefile_t **out, const char *d
 TD_EXTERN void td_kbuild_makefile_free(td_kbuild_makefile_t *mf);
 TD_EXTERN size_t td_kbuild_makefile_count(const td_kbuild_makefile_t *mf);
 TD_EXTERN const td_kbuild_stmt_t *td_kbuild_makefile_stmt(const td_kbuild_makefile_t *mf, size_t i);
+
+/* Evaluate the Kbuild files of tree (as loaded from spec, with the same
+ * source options) for cfg and arch: td_kbuild_eval() with the files read
+ * from the tree's source. A directory or git:REPO@REV is read file by file
+ * as the evaluator asks; an archive is read through once more first,
+ * keeping in memory every member Kbuild may read (all but sources, headers,
+ * documentation and data, by name; members over TD_KBUILD_MAX_FILE_BYTES
+ * are left out). Fails with TD_EUNSUPPORTED for a database (it holds
+ * digests, not content). Caller frees *out with td_kbuild_result_free(). */
+TD_EXTERN int td_kbuild_eval_tree(td_kbuild_result_t **out, const td_tree_t *tree, const char *spec,
+			const td_source_opts_t *source_opts, const td_kconfig_t *cfg,
+			const char *arch, td_error_t *err);
 
 #ifdef __cplusplus
 }

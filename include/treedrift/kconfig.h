@@ -52,6 +52,19 @@ TD_EXTERN size_t td_kconfig_count(const td_kconfig_t *cfg);
 TD_EXTERN int td_kconfig_foreach(const td_kconfig_t *cfg,
 		       int (*fn)(void *ctx, const char *name, const char *value), void *ctx);
 
+/* The architecture a .config was made for, from its header line
+ * ("# Linux/x86_64 6.1.192 Kernel Configuration"): the arch/ directory
+ * (static string, e.g. "x86"), or NULL when the text has no such line or
+ * names an architecture td_arch_canonical() does not know. */
+TD_EXTERN const char *td_kconfig_guess_arch(const char *text, size_t len);
+
+/* Read and parse the .config at path (at most 16 MiB; td_kconfig_parse's
+ * rules, errors prefixed with the path); *arch_out (may be NULL) gets
+ * td_kconfig_guess_arch() of its text. Caller frees *out with
+ * td_kconfig_free(). */
+TD_EXTERN int td_kconfig_load_file(td_kconfig_t **out, const char **arch_out, const char *path,
+			 td_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

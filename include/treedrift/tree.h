@@ -86,6 +86,22 @@ TD_EXTERN int td_file_copy(td_file_t *out, const td_file_t *src);
 TD_EXTERN int td_meta_set(char **field, const char *text);
 TD_EXTERN void td_tree_meta_release(td_tree_meta_t *m);
 
+struct td_kbuild_result; /* treedrift/kbuild.h */
+
+/* 1 when t looks like a Linux kernel source tree: it has the files Makefile
+ * and Kconfig at its top and at least one file under init/ and one under
+ * kernel/. compare uses the built-in Linux policy for such a target. */
+TD_EXTERN int td_tree_looks_like_linux(const td_tree_t *t);
+
+/* Drop from t every file of an architecture other than arch: the files
+ * td_arch_path_relevant() rejects. The tree stays sorted; *dropped (may be
+ * NULL) gets the number of files dropped. */
+TD_EXTERN int td_tree_drop_arch(td_tree_t *t, const char *arch, uint64_t *dropped);
+
+/* Drop from t every .c/.S/.rs file that kb says is not built
+ * (td_annotate_built() == 0). *dropped (may be NULL) as above. */
+TD_EXTERN int td_tree_drop_not_built(td_tree_t *t, const struct td_kbuild_result *kb, uint64_t *dropped);
+
 #ifdef __cplusplus
 }
 #endif

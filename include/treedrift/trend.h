@@ -1,5 +1,5 @@
-/* Trend: one comparison's figures per release, and the SVG line chart of
- * total distance across releases that `treedrift trend` writes. */
+/* Trend: one comparison's figures per release, which `treedrift trend`
+ * tabulates and td_report_trend_svg (treedrift/report.h) charts. */
 #ifndef TREEDRIFT_TREND_H
 #define TREEDRIFT_TREND_H
 
@@ -24,11 +24,6 @@ typedef struct td_trend_point {
 /* Fill p from a finished comparison; label is copied. 0 or TD_ENOMEM. */
 TD_EXTERN int td_trend_point_init(td_trend_point_t *p, const char *label, const td_result_t *r);
 TD_EXTERN void td_trend_point_release(td_trend_point_t *p);
-
-/* A standalone SVG line chart of total distance, one point per release in
- * the given order (labels XML-escaped). Returns 0, or TD_EIO when writing
- * failed. */
-TD_EXTERN int td_trend_svg(FILE *f, const td_trend_point_t *points, size_t n, const char *title);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* JSON strings: always valid UTF-8, safe to show on a terminal. */
 #include <stdint.h>
 
-#include "report_impl.h"
+#include "utf8.h"
 #include "internal.h"
 #include "treedrift/json.h"
 
@@ -14,7 +14,7 @@ void td_json_string(FILE *f, const char *s, size_t len)
 	fputc('"', f);
 	while (len) {
 		uint32_t cp;
-		size_t n = td_report_utf8_next(p, len, &cp);
+		size_t n = td_utf8_next(p, len, &cp);
 
 		if (!n) {
 			fputs("\\ufffd", f);
@@ -31,7 +31,7 @@ void td_json_string(FILE *f, const char *s, size_t len)
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
 		default:
-			if (td_report_unsafe_code_point(cp))
+			if (td_utf8_unsafe(cp))
 				fprintf(f, "\\u%c%c%c%c", hex_digits[(cp >> 12) & 15],
 					hex_digits[(cp >> 8) & 15], hex_digits[(cp >> 4) & 15],
 					hex_digits[cp & 15]);

@@ -135,3 +135,31 @@ const td_file_t *td_tree_find(const td_tree_t *t, const char *path, size_t path_
 	}
 	return NULL;
 }
+
+static int has_file(const td_tree_t *t, const char *path)
+{
+	const td_file_t *f = td_tree_find(t, path, strlen(path));
+	return f && f->type == TD_ENTRY_FILE;
+}
+
+/* 1 when some file of t lies below dir ("kernel/"). */
+static int has_dir(const td_tree_t *t, const char *dir)
+{
+	size_t n = strlen(dir), lo = 0, hi = t->count;
+
+	/* The first path not before dir; paths below dir follow it. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (td_path_cmp(t->files[mid].path, t->files[mid].path_len, dir, n) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->count && t->files[lo].path_len > n && !memcmp(t->files[lo].path, dir, n);
+}
+
+int td_tree_looks_like_linux(const td_tree_t *t)
+{
+	return t && has_file(t, "Makefile") && has_file(t, "Kconfig") && has_dir(t, "init/") &&
+	       has_dir(t, "kernel/");
+}

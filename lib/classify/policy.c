@@ -1,11 +1,13 @@
 /* Path policies: the line format of doc/policy.md, lookups through a globset
  * (longest pattern wins, ties to the earlier rule), and applying a policy to
  * a comparison's result. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "globset.h"
 #include "policy_builtin.h"
+#include "policy_impl.h"
 #include "textfile.h"
 #include "treedrift/policy.h"
 
@@ -27,6 +29,7 @@ struct policy_rule {
 };
 
 struct td_policy {
+	atomic_uint refs;    /* holders: 1 at creation, one more per td_policy_retain */
 	char *name;
 	struct policy_class *classes;
 	size_t classes_count;
@@ -57,9 +60,20 @@ struct parser {
 	td_error_t *err;
 };
 
+td_policy_t *td_policy_retain(const td_policy_t *p)
+{
+	td_policy_t *q = (td_policy_t *)p;
+
+	if (q)
+		atomic_fetch_add(&q->refs, 1);
+	return q;
+}
+
 void td_policy_free(td_policy_t *p)
 {
 	if (!p)
+		return;
+	if (atomic_fetch_sub(&p->refs, 1) != 1)
 		return;
 	for (size_t i = 0; i < p->classes_count; i++)
 		free(p->classes[i].name);
@@ -484,7 +498,9 @@ int td_policy_parse(td_policy_t **out, const char *text, size_t len, const char 
 		return td_error_set(err, TD_EINVAL, "%s: no policy text", ps.name);
 	if (len > TD_POLICY_MAX_BYTES)
 		return td_error_set(err, TD_ENOMEM, "%s: policy larger than 1 MiB", ps.name);
-	if (!(ps.p = calloc(1, sizeof(*ps.p))))
+	if ((ps.p = calloc(1, sizeof(*ps.p))))
+		atomic_init(&ps.p->refs, 1);
+	if (!ps.p)
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	ps.p->other = SIZE_MAX;
 	if (len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))

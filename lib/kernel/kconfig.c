@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "treedrift/arch.h"
 #include "treedrift/kconfig.h"
+#include "textfile.h"
 #include "kbuild_map.h"
 #include "internal.h"
 
@@ -240,5 +242,54 @@ int td_kconfig_parse(td_kconfig_t **out, const char *data, size_t len, td_error_
 	cfg = NULL;
 out:
 	td_kconfig_free(cfg);
+	return rc;
+}
+
+const char *td_kconfig_guess_arch(const char *text, size_t len)
+{
+	static const char tag[] = "# Linux/";
+	const size_t tag_len = sizeof(tag) - 1;
+	size_t pos = 0;
+
+	/* The header is in the first lines; look at a few. */
+	for (int line = 0; line < 8 && pos < len; line++) {
+		const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+
+		if (n > tag_len && !memcmp(s, tag, tag_len)) {
+			char name[64];
+			size_t k = 0;
+			for (size_t i = tag_len; i < n && s[i] != ' ' && s[i] != '\t'; i++) {
+				if (k + 1 >= sizeof(name))
+					return NULL;
+				name[k++] = s[i];
+			}
+			name[k] = '\0';
+			return k ? td_arch_canonical(name) : NULL;
+		}
+		pos += n + 1;
+	}
+	return NULL;
+}
+
+int td_kconfig_load_file(td_kconfig_t **out, const char **arch_out, const char *path,
+			 td_error_t *err)
+{
+	td_error_t perr = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	*out = NULL;
+	if (arch_out)
+		*arch_out = NULL;
+	if ((rc = td_read_file(&text, &len, path, 16u << 20, err)))
+		return rc;
+	rc = td_kconfig_parse(out, text, len, &perr);
+	if (rc)
+		td_error_set(err, rc, "'%s': %s", path, perr.msg);
+	else if (arch_out)
+		*arch_out = td_kconfig_guess_arch(text, len);
+	free(text);
 	return rc;
 }

@@ -64,6 +64,12 @@ static int score_version(td_base_candidate_t *c, td_db_t *db, const td_tree_t *t
 	td_tree_t *vt = NULL;
 	int rc;
 
+	if (o->score) {
+		if ((rc = o->score(o->score_ctx, c, err)))
+			return rc;
+		c->scored = 1;
+		return TD_OK;
+	}
 	if ((rc = td_db_load(db, c->label, &vt, err)))
 		return rc;
 	c->modified = c->added = c->removed = c->distance = 0;

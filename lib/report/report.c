@@ -1,7 +1,5 @@
-/* Report dispatch, view selection and what the writers share. */
+/* The report formats: their names and the dispatch to each writer. */
 #include <errno.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "report_impl.h"
@@ -28,349 +26,32 @@ int td_format_parse(const char *name)
 	return -1;
 }
 
-void td_view_init(td_view_t *v)
-{
-	memset(v, 0, sizeof(*v));
-	v->sort = TD_SORT_PATH;
-}
-
-const td_file_t *td_report_change_file(const td_change_t *c)
-{
-	/* A change always has a side; this keeps a malformed one printable. */
-	static const td_file_t no_file = { .path = (char *)"" };
-
-	if (c->target)
-		return c->target;
-	return c->upstream ? c->upstream : &no_file;
-}
-
-const td_file_t *td_report_skipped_file(const td_change_t *c)
-{
-	if (c->target && c->target->type == TD_ENTRY_SKIPPED)
-		return c->target;
-	if (c->upstream && c->upstream->type == TD_ENTRY_SKIPPED)
-		return c->upstream;
-	return td_report_change_file(c);
-}
-
-int td_report_is_scored(const td_change_t *c)
-{
-	return c->status == TD_STATUS_MODIFIED || c->status == TD_STATUS_ADDED;
-}
-
-int td_report_has_policy(const td_result_t *r)
-{
-	for (size_t i = 0; i < r->count; i++)
-		if (r->changes[i].policy_class)
-			return 1;
-	return 0;
-}
-
-int td_report_has_build_info(const td_result_t *r)
-{
-	for (size_t i = 0; i < r->count; i++)
-		if (r->changes[i].built != -1)
-			return 1;
-	return 0;
-}
-
-size_t td_report_utf8_next(const unsigned char *s, size_t len, uint32_t *cp)
-{
-	unsigned char b = s[0];
-	uint32_t c, min;
-	size_t n;
-
-	if (b < 0x80) {
-		*cp = b;
-		return 1;
-	}
-	if (b >= 0xc2 && b <= 0xdf) {
-		n = 2, c = b & 0x1f, min = 0x80;
-	} else if ((b & 0xf0) == 0xe0) {
-		n = 3, c = b & 0x0f, min = 0x800;
-	} else if (b >= 0xf0 && b <= 0xf4) {
-		n = 4, c = b & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len < n)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return n;
-}
-
-int td_report_utf8_valid(const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	uint32_t cp;
-
-	while (len) {
-		size_t n = td_report_utf8_next(p, len, &cp);
-		if (!n)
-			return 0;
-		p += n;
-		len -= n;
-	}
-	return 1;
-}
-
-static void put_octal_walk(FILE *f, unsigned char b, td_report_put_fn put)
-{
-	put(f, '\\');
-	put(f, (unsigned char)('0' + (b >> 6)));
-	put(f, (unsigned char)('0' + ((b >> 3) & 7)));
-	put(f, (unsigned char)('0' + (b & 7)));
-}
-
-void td_report_escape_walk(FILE *f, const char *s, size_t len, td_report_put_fn put)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (len) {
-		uint32_t cp;
-		size_t n = td_report_utf8_next(p, len, &cp);
-
-		if (!n) {
-			put_octal_walk(f, *p, put);
-			p++;
-			len--;
-			continue;
-		}
-		if (cp == '\\' || cp == '\t' || cp == '\n' || cp == '\r') {
-			put(f, '\\');
-			put(f, cp == '\\' ? '\\' : cp == '\t' ? 't' : cp == '\n' ? 'n' : 'r');
-		} else if (td_report_unsafe_code_point(cp)) {
-			for (size_t i = 0; i < n; i++)
-				put_octal_walk(f, p[i], put);
-		} else {
-			for (size_t i = 0; i < n; i++)
-				put(f, p[i]);
-		}
-		p += n;
-		len -= n;
-	}
-}
-
-int td_report_unsafe_code_point(uint32_t cp)
-{
-	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c ||
-	       cp == 0x200e || cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069);
-}
-
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* printf's "%.*f" in the current locale, then rebuilt from its digits: a
- * locale changes only the decimal point (there is no grouping without the
- * "'" flag), and whatever bytes it uses are replaced by '.'. */
-void td_report_fixed(char out[TD_REPORT_NUM_MAX], double x, int decimals)
-{
-	char tmp[TD_REPORT_NUM_MAX + 16];
-	const size_t room = TD_REPORT_NUM_MAX - 2; /* leaves the '.' and the NUL */
-	size_t i = 0, o = 0;
-	int nonzero = 0;
-
-	if (isnan(x)) {
-		memcpy(out, "nan", 4);
-		return;
-	}
-	if (isinf(x)) {
-		memcpy(out, x < 0 ? "-inf" : "inf", x < 0 ? 5 : 4);
-		return;
-	}
-	if (decimals < 0)
-		decimals = 0;
-	if (decimals > 6)
-		decimals = 6;
-	snprintf(tmp, sizeof(tmp), "%.*f", decimals, x);
-	if (tmp[i] == '-')
-		out[o++] = tmp[i++];
-	while (is_digit(tmp[i]) && o < room) {
-		nonzero |= tmp[i] != '0';
-		out[o++] = tmp[i++];
-	}
-	if (decimals) {
-		out[o++] = '.';
-		while (tmp[i] && !is_digit(tmp[i]))
-			i++;
-		while (is_digit(tmp[i]) && o < room + 1) {
-			nonzero |= tmp[i] != '0';
-			out[o++] = tmp[i++];
-		}
-	}
-	out[o] = '\0';
-	if (!nonzero && out[0] == '-')
-		memmove(out, out + 1, o);
-}
-
-void td_report_trimmed(char out[TD_REPORT_NUM_MAX], double x, int max_decimals)
-{
-	char *dot, *end;
-
-	td_report_fixed(out, x, max_decimals < 1 ? 1 : max_decimals);
-	dot = strchr(out, '.');
-	if (!dot)
-		return;
-	end = dot + strlen(dot) - 1;
-	while (end > dot + 1 && *end == '0')
-		*end-- = '\0';
-}
-
-typedef struct sort_key {
-	size_t idx;
-	const char *path;
-	size_t path_len;
-	int distance;
-	double risk;
-	td_sort_t sort;
-} sort_key_t;
-
-static int path_cmp(const sort_key_t *a, const sort_key_t *b)
-{
-	int c = memcmp(a->path, b->path, a->path_len < b->path_len ? a->path_len : b->path_len);
-	if (c)
-		return c;
-	return a->path_len < b->path_len ? -1 : a->path_len > b->path_len;
-}
-
-/* Highest first; NaN after every number, so that the order stays total. */
-static int risk_cmp_desc(double a, double b)
-{
-	if (a > b)
-		return -1;
-	if (a < b)
-		return 1;
-	if (isnan(a) != isnan(b))
-		return isnan(a) ? 1 : -1;
-	return 0;
-}
-
-static int key_cmp(const void *pa, const void *pb)
-{
-	const sort_key_t *a = pa, *b = pb;
-	int c = 0;
-
-	if (a->sort == TD_SORT_DISTANCE)
-		c = (a->distance < b->distance) - (a->distance > b->distance);
-	else if (a->sort == TD_SORT_RISK)
-		c = risk_cmp_desc(a->risk, b->risk);
-	if (!c)
-		c = path_cmp(a, b);
-	if (!c)
-		c = (a->idx > b->idx) - (a->idx < b->idx);
-	return c;
-}
-
-int td_report_sort(size_t *idx, size_t n, const td_result_t *r, td_sort_t sort)
-{
-	sort_key_t *keys;
-
-	if (n < 2)
-		return TD_OK;
-	keys = td_malloc_array(n, sizeof(*keys));
-	if (!keys)
-		return TD_ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		const td_change_t *c = &r->changes[idx[i]];
-		const td_file_t *f = td_report_change_file(c);
-		keys[i].idx = idx[i];
-		keys[i].path = f->path;
-		keys[i].path_len = f->path_len;
-		keys[i].distance = c->distance;
-		keys[i].risk = c->risk;
-		keys[i].sort = sort;
-	}
-	qsort(keys, n, sizeof(*keys), key_cmp);
-	for (size_t i = 0; i < n; i++)
-		idx[i] = keys[i].idx;
-	free(keys);
-	return TD_OK;
-}
-
-int td_view_select(size_t **out, size_t *count, const td_result_t *r, const td_view_t *v)
-{
-	td_view_t defaults;
-	unsigned statuses;
-	size_t *idx, n = 0;
-
-	*out = NULL;
-	*count = 0;
-	if (!r)
-		return TD_EINVAL;
-	if (!v) {
-		td_view_init(&defaults);
-		v = &defaults;
-	}
-	statuses = v->only_statuses ? v->only_statuses : ~(1u << TD_STATUS_IDENTICAL);
-	if (v->show_identical)
-		statuses |= 1u << TD_STATUS_IDENTICAL;
-	idx = td_malloc_array(r->count, sizeof(*idx));
-	if (!idx)
-		return TD_ENOMEM;
-	for (size_t i = 0; i < r->count; i++) {
-		const td_change_t *c = &r->changes[i];
-		if ((unsigned)c->status >= 32 || !(statuses & (1u << c->status)))
-			continue;
-		if (v->only_classes &&
-		    ((unsigned)c->cls >= 32 || !(v->only_classes & (1u << c->cls))))
-			continue;
-		idx[n++] = i;
-	}
-	if (td_report_sort(idx, n, r, v->sort)) {
-		free(idx);
-		return TD_ENOMEM;
-	}
-	*out = idx;
-	*count = n;
-	return TD_OK;
-}
-
-int td_report_finish(FILE *f)
-{
-	if (fflush(f) || ferror(f)) {
-		if (!errno)
-			errno = EIO;
-		return TD_EIO;
-	}
-	return TD_OK;
-}
-
-int td_report_write(FILE *f, const td_result_t *r, td_format_t fmt, const td_view_t *v, td_error_t *err)
+int td_report_write(FILE *f, const td_analysis_t *a, td_format_t fmt, const td_view_t *v, td_error_t *err)
 {
 	const char *name = (unsigned)fmt < FORMAT_COUNT ? format_names[fmt] : "unknown";
 	int rc;
 
-	if (!f || !r)
+	if (!f || !a || !a->result)
 		return td_error_set(err, TD_EINVAL, "no result or output for the %s report", name);
 	errno = 0;
 	switch (fmt) {
 	case TD_FORMAT_TEXT:
-		rc = td_report_text(f, r, v);
+		rc = td_report_text(f, a, v);
 		break;
 	case TD_FORMAT_JSON:
-		rc = td_report_json(f, r, v);
+		rc = td_report_json(f, a, v);
 		break;
 	case TD_FORMAT_CSV:
-		rc = td_report_csv(f, r, v);
+		rc = td_report_csv(f, a, v);
 		break;
 	case TD_FORMAT_HTML:
-		rc = td_report_html(f, r, v);
+		rc = td_report_html(f, a, v);
 		break;
 	case TD_FORMAT_MARKDOWN:
-		rc = td_report_markdown(f, r, v);
+		rc = td_report_markdown(f, a, v);
 		break;
 	case TD_FORMAT_CYCLONEDX:
-		rc = td_report_cyclonedx(f, r, v);
+		rc = td_report_cyclonedx(f, a, v);
 		break;
 	default:
 		return td_error_set(err, TD_EUNSUPPORTED, "report format '%s' is not supported", name);

@@ -102,8 +102,9 @@ static void csv_row(FILE *f, const td_change_t *c, int policy)
 	fputs("\r\n", f);
 }
 
-int td_report_csv(FILE *f, const td_result_t *r, const td_view_t *v)
+int td_report_csv(FILE *f, const td_analysis_t *a, const td_view_t *v)
 {
+	const td_result_t *r = a ? a->result : NULL;
 	size_t *idx = NULL, n = 0;
 	int policy, rc;
 

@@ -110,7 +110,7 @@ static void file_component(FILE *f, const td_result_t *r, const td_change_t *c, 
 		property_c(f, &first, "class", td_class_name(c->cls));
 	snprintf(num, sizeof(num), "%" PRIu64, file->size_bytes);
 	property_c(f, &first, "size_bytes", num);
-	if (!td_report_utf8_valid(file->path, file->path_len))
+	if (!td_utf8_valid(file->path, file->path_len))
 		property_hex(f, &first, "path_bytes", file->path, file->path_len);
 	if (c->origin_kind == TD_ORIGIN_MOVED || c->origin_kind == TD_ORIGIN_COPIED)
 		property_c(f, &first, "origin", c->origin_kind == TD_ORIGIN_MOVED ? "moved" : "copied");
@@ -148,8 +148,9 @@ static void totals_properties(FILE *f, const td_result_t *r)
 	fputs("\n      ]", f);
 }
 
-int td_report_cyclonedx(FILE *f, const td_result_t *r, const td_view_t *v)
+int td_report_cyclonedx(FILE *f, const td_analysis_t *a, const td_view_t *v)
 {
+	const td_result_t *r = a ? a->result : NULL;
 	size_t *idx = NULL, n = 0, listed = 0;
 	const char *upstream_name;
 	int policy, rc;

@@ -40,7 +40,7 @@ static void html_char(FILE *f, unsigned char c)
 /* s HTML-escaped (also fit for XML): text and attribute values alike. */
 void td_report_html_text(FILE *f, const char *s, size_t len)
 {
-	td_report_escape_walk(f, s, len, html_char);
+	td_escape_walk(f, s, len, html_char);
 }
 
 static void html_cstr(FILE *f, const char *s)
@@ -197,13 +197,10 @@ static void write_summary(FILE *f, const td_result_t *r, int policy)
 	}
 }
 
-static void write_policy_rollup(FILE *f, const td_result_t *r)
+static void write_policy_rollup(FILE *f, const td_rollup_t *ru)
 {
-	td_rollup_t *ru = NULL;
 	char num[TD_REPORT_NUM_MAX];
 
-	if (td_rollup_by_class(&ru, r, NULL))
-		return;
 	fputs("<h2 id=\"policy\">By policy class</h2>\n<table><thead><tr><th>class</th>"
 	      "<th class=\"n\">modified</th><th class=\"n\">added</th><th class=\"n\">removed</th>"
 	      "<th class=\"n\">distance</th><th class=\"n\">risk</th></tr></thead><tbody>\n", f);
@@ -219,7 +216,6 @@ static void write_policy_rollup(FILE *f, const td_result_t *r)
 		fprintf(f, "<td class=\"n\">%s</td></tr>\n", num);
 	}
 	fputs("</tbody></table>\n", f);
-	td_rollup_free(ru);
 }
 
 /* ---- treemap ------------------------------------------------------- */
@@ -358,16 +354,16 @@ static void map_label(FILE *f, const map_item_t *m, const char *key, size_t key_
 	fputs("</text>", f);
 }
 
-static int write_treemap(FILE *f, const td_result_t *r)
+static int write_treemap(FILE *f, const td_analysis_t *a)
 {
-	td_rollup_t *top = NULL, *sub = NULL;
+	const td_result_t *r = a->result;
+	const td_rollup_t *top = a->map_top, *sub = a->map_sub;
 	map_item_t *items = NULL, *kids = NULL;
 	size_t n = 0;
-	int rc;
+	int rc = TD_OK;
 
-	if ((rc = td_rollup_by_dir(&top, r, 1, 0, NULL)) ||
-	    (rc = td_rollup_by_dir(&sub, r, 2, 0, NULL)))
-		goto out;
+	if (!top || !sub)
+		return TD_EINVAL;
 	items = td_malloc_array(top->count ? top->count : 1, sizeof(*items));
 	kids = td_malloc_array(sub->count ? sub->count : 1, sizeof(*kids));
 	if (!items || !kids) {
@@ -429,8 +425,6 @@ static int write_treemap(FILE *f, const td_result_t *r)
 out:
 	free(items);
 	free(kids);
-	td_rollup_free(top);
-	td_rollup_free(sub);
 	return rc;
 }
 
@@ -574,8 +568,9 @@ static void write_table(FILE *f, const td_result_t *r, const size_t *idx, size_t
 	fputs("</tbody></table>\n", f);
 }
 
-int td_report_html(FILE *f, const td_result_t *r, const td_view_t *v)
+int td_report_html(FILE *f, const td_analysis_t *a, const td_view_t *v)
 {
+	const td_result_t *r = a ? a->result : NULL;
 	size_t *idx = NULL, n = 0;
 	int policy, rc;
 
@@ -597,9 +592,9 @@ int td_report_html(FILE *f, const td_result_t *r, const td_view_t *v)
 		     r->upstream && r->upstream->meta.label ? r->upstream->meta.label : "upstream");
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>treedrift report</h1>\n", css);
 	write_summary(f, r, policy);
-	if (policy)
-		write_policy_rollup(f, r);
-	if ((rc = write_treemap(f, r)))
+	if (a->policy_rollup)
+		write_policy_rollup(f, a->policy_rollup);
+	if ((rc = write_treemap(f, a)))
 		goto out;
 	write_histogram(f, r);
 	write_table(f, r, idx, n, policy);

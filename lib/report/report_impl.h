@@ -1,5 +1,5 @@
-/* What the report writers (report_text.c, report_json.c, report_csv.c)
- * share; report.c implements it. Not part of the public API. */
+/* What the report writers share; common.c implements it. Not part of the
+ * public API. */
 #ifndef TD_REPORT_IMPL_H
 #define TD_REPORT_IMPL_H
 
@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "treedrift/report.h"
+#include "utf8.h"
 
 /* Enough for any double printed by td_report_fixed with up to 6 decimals. */
 #define TD_REPORT_NUM_MAX 352
@@ -28,32 +29,6 @@ int td_report_has_policy(const td_result_t *r);
 
 /* 1 when the result knows what a kernel config builds: some built != -1. */
 int td_report_has_build_info(const td_result_t *r);
-
-/* Length of the well-formed UTF-8 sequence at s (no overlong forms, no
- * surrogates, nothing above U+10FFFF) and its code point in *cp; 0 when the
- * bytes at s do not start one. len must be > 0. */
-size_t td_report_utf8_next(const unsigned char *s, size_t len, uint32_t *cp);
-
-/* 1 for code points that reports write escaped even though they are
- * well-formed: C0 and C1 controls, DEL, and the bidirectional formatting
- * characters and line separators that make a terminal show text other than
- * what is there (U+061C, U+200E-U+200F, U+2028-U+202E, U+2066-U+2069). */
-int td_report_unsafe_code_point(uint32_t cp);
-
-/* Receives one character of escaped text at a time (a byte), and writes it to
- * f escaped for its format (HTML entities, Markdown backslashes). */
-typedef void (*td_report_put_fn)(FILE *f, unsigned char c);
-
-/* s with C escapes, as the HTML and Markdown reports show text: each byte
- * that is not well-formed UTF-8 and each byte of a code point that
- * td_report_unsafe_code_point() names as \ooo, a backslash as \\, tab,
- * newline and CR as \t \n \r, the rest as it is. Each byte of the result goes
- * to put(f, byte), in order: an escape's bytes are ASCII (a backslash,
- * digits, letters) and a safe character's bytes go as they are. */
-void td_report_escape_walk(FILE *f, const char *s, size_t len, td_report_put_fn put);
-
-/* 1 when all of s[0..len) is well-formed UTF-8. */
-int td_report_utf8_valid(const char *s, size_t len);
 
 /* x with exactly `decimals` digits after a '.', as "%.*f" prints it in the C
  * locale whatever the current locale is; "-0.0" is printed "0.0". Non-finite

@@ -32,7 +32,7 @@ static void json_path_fields(FILE *f, const char *key, const char *s, size_t len
 {
 	fprintf(f, "\"%s\": ", key);
 	td_json_string(f, s, len);
-	if (td_report_utf8_valid(s, len))
+	if (td_utf8_valid(s, len))
 		return;
 	fprintf(f, ", \"%s_bytes\": \"", key);
 	for (size_t i = 0; i < len; i++) {
@@ -176,36 +176,35 @@ static void json_rollup_rows(FILE *f, const td_rollup_t *ru)
 }
 
 /* "rollups": the ones asked for; absent when none was. */
-static void json_rollups(FILE *f, const td_view_t *v)
+static void json_rollups(FILE *f, const td_analysis_t *a)
 {
 	const char *sep = "\n";
 
-	if (!v || (!v->dir_rollup && !v->class_rollup && !v->subsystem_rollup))
+	if (!a->dir_rollup && !a->class_rollup && !a->subsystem_rollup)
 		return;
 	fputs("  \"rollups\": {", f);
-	if (v->dir_rollup) {
-		fprintf(f, "%s    \"by_dir_depth\": %u,\n    \"by_dir\": ", sep, v->by_dir);
-		json_rollup_rows(f, v->dir_rollup);
+	if (a->dir_rollup) {
+		fprintf(f, "%s    \"by_dir_depth\": %u,\n    \"by_dir\": ", sep, a->by_dir);
+		json_rollup_rows(f, a->dir_rollup);
 		sep = ",\n";
 	}
-	if (v->class_rollup) {
+	if (a->class_rollup) {
 		fprintf(f, "%s    \"by_class\": ", sep);
-		json_rollup_rows(f, v->class_rollup);
+		json_rollup_rows(f, a->class_rollup);
 		sep = ",\n";
 	}
-	if (v->subsystem_rollup) {
+	if (a->subsystem_rollup) {
 		fprintf(f, "%s    \"by_subsystem\": ", sep);
-		json_rollup_rows(f, v->subsystem_rollup);
+		json_rollup_rows(f, a->subsystem_rollup);
 	}
 	fputs("\n  },\n", f);
 }
 
 /* How many changes an origin explains (doc/formats.md, "origins"). */
-static void json_origin_counts(FILE *f, const td_result_t *r)
+static void json_origin_counts(FILE *f, const td_analysis_t *a)
 {
-	td_origin_counts_t n;
+	const td_origin_counts_t n = a->origin_counts;
 
-	td_origin_count(&n, r);
 	fprintf(f, "  \"origins\": {\"moved\": %" PRIu64 ", \"copied\": %" PRIu64
 		", \"matches_version\": %" PRIu64 "},\n", n.moved, n.copied, n.matches_version);
 }
@@ -335,8 +334,9 @@ static void json_change(FILE *f, const td_change_t *c, int policy, int build_inf
 	fputc('}', f);
 }
 
-int td_report_json(FILE *f, const td_result_t *r, const td_view_t *v)
+int td_report_json(FILE *f, const td_analysis_t *a, const td_view_t *v)
 {
+	const td_result_t *r = a ? a->result : NULL;
 	size_t *idx = NULL, n = 0;
 	int policy, build_info, rc;
 
@@ -364,11 +364,11 @@ int td_report_json(FILE *f, const td_result_t *r, const td_view_t *v)
 	fputs(",\n  \"build_info\": ", f);
 	json_bool(f, build_info);
 	fputs(",\n", f);
-	if (v && v->kernel)
-		json_kernel(f, v->kernel);
+	if (a->kernel)
+		json_kernel(f, a->kernel);
 	json_totals(f, &r->totals, build_info);
-	json_origin_counts(f, r);
-	json_rollups(f, v);
+	json_origin_counts(f, a);
+	json_rollups(f, a);
 	fputs("  \"files\": [", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ",\n" : "\n", f);

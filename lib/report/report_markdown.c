@@ -24,7 +24,7 @@ static void md_char(FILE *f, unsigned char c)
 
 static void md_text(FILE *f, const char *s, size_t len)
 {
-	td_report_escape_walk(f, s, len, md_char);
+	td_escape_walk(f, s, len, md_char);
 }
 
 static void md_cstr(FILE *f, const char *s)
@@ -89,8 +89,9 @@ static void md_row(FILE *f, const td_change_t *c, int policy)
 	fputs(" |\n", f);
 }
 
-int td_report_markdown(FILE *f, const td_result_t *r, const td_view_t *v)
+int td_report_markdown(FILE *f, const td_analysis_t *a, const td_view_t *v)
 {
+	const td_result_t *r = a ? a->result : NULL;
 	const td_totals_t *t = &r->totals;
 	size_t *idx = NULL, n = 0, removed = 0;
 	int policy, rc;

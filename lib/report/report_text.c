@@ -42,7 +42,7 @@ static void put_escaped(FILE *f, const char *s, size_t len)
 
 	while (len) {
 		uint32_t cp;
-		size_t n = td_report_utf8_next(p, len, &cp);
+		size_t n = td_utf8_next(p, len, &cp);
 		const char *esc = NULL;
 
 		if (!n) {
@@ -63,7 +63,7 @@ static void put_escaped(FILE *f, const char *s, size_t len)
 		}
 		if (esc)
 			fputs(esc, f);
-		else if (td_report_unsafe_code_point(cp))
+		else if (td_utf8_unsafe(cp))
 			put_octal(f, p, n);
 		else
 			fwrite(p, 1, n, f);
@@ -130,9 +130,9 @@ static void put_meta(FILE *f, const char *side, const td_tree_meta_t *m)
 }
 
 /* What --arch, --config and the policy did. */
-static void put_kernel_header(FILE *f, const td_view_t *v)
+static void put_kernel_header(FILE *f, const td_analysis_t *a)
 {
-	const td_annotate_info_t *k = v->kernel;
+	const td_annotate_info_t *k = a->kernel;
 
 	if (!k)
 		return;
@@ -160,8 +160,9 @@ static void put_kernel_header(FILE *f, const td_view_t *v)
 	}
 }
 
-static void put_header(FILE *f, const td_result_t *r, const td_view_t *v)
+static void put_header(FILE *f, const td_analysis_t *a)
 {
+	const td_result_t *r = a->result;
 	const td_tree_meta_t none = { 0 };
 
 	put_meta(f, "upstream", r->upstream ? &r->upstream->meta : &none);
@@ -174,7 +175,7 @@ static void put_header(FILE *f, const td_result_t *r, const td_view_t *v)
 	fprintf(f, "classes: clean < %d, safe %d-%d, dirty > %d (TLSH distance, length term %s)\n",
 		r->thresholds.clean_below, r->thresholds.clean_below, r->thresholds.dirty_above,
 		r->thresholds.dirty_above, r->len_diff ? "on" : "off");
-	put_kernel_header(f, v);
+	put_kernel_header(f, a);
 }
 
 static void put_annotations(FILE *f, const td_change_t *c, int policy)
@@ -195,9 +196,9 @@ static void put_annotations(FILE *f, const td_change_t *c, int policy)
 		put_escaped_str(f, c->matches_version);
 		fputc(')', f);
 	}
-	if (c->built == 0)
+	if (c->built == TD_BUILT_NO)
 		fputs("  (not built)", f);
-	else if (c->built == 2)
+	else if (c->built == TD_BUILT_SUPPORT)
 		fputs("  (support file)", f);
 	if (policy && td_report_is_scored(c)) {
 		td_report_trimmed(weight, c->weight, 3);
@@ -221,33 +222,27 @@ static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int po
 	fputc('\n', f);
 }
 
-/* Dirty files that the policy weighs above the default weight (weight >
- * 1.0: with the built-in Linux policy core, arch, fs and net) and that are
- * not a source the kernel config leaves out (built != 0), by risk: the ones
- * to look at first. */
-static int put_dirty_core(FILE *f, const td_result_t *r, const size_t *idx, size_t n, const td_view_t *v)
+/* The analysis's dirty core files (treedrift/analysis.h) that the view
+ * lists: the ones to look at first. */
+static int put_dirty_core(FILE *f, const td_analysis_t *a, const size_t *idx, size_t n, const td_view_t *v)
 {
-	size_t *core, count = 0;
-	int rc;
+	const td_result_t *r = a->result;
+	unsigned char *listed;
+	size_t count = 0;
 
-	core = td_malloc_array(n, sizeof(*core));
-	if (!core)
+	if (!(listed = calloc(r->count ? r->count : 1, 1)))
 		return TD_ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		const td_change_t *c = &r->changes[idx[i]];
-		if (c->cls == TD_CLASS_DIRTY && td_report_is_scored(c) && c->weight > 1.0 &&
-		    c->built != 0)
-			core[count++] = idx[i];
-	}
-	rc = td_report_sort(core, count, r, TD_SORT_RISK);
-	if (!rc) {
-		fprintf(f, "Dirty core files (policy weight > 1.0, by risk): %zu\n", count);
-		for (size_t i = 0; i < count; i++)
-			put_change(f, &r->changes[core[i]], v, 1);
-		fputc('\n', f);
-	}
-	free(core);
-	return rc;
+	for (size_t i = 0; i < n; i++)
+		listed[idx[i]] = 1;
+	for (size_t i = 0; i < a->dirty_core_count; i++)
+		count += listed[a->dirty_core[i]];
+	fprintf(f, "Dirty core files (policy weight > %.1f, by risk): %zu\n", TD_CORE_WEIGHT, count);
+	for (size_t i = 0; i < a->dirty_core_count; i++)
+		if (listed[a->dirty_core[i]])
+			put_change(f, &r->changes[a->dirty_core[i]], v, 1);
+	fputc('\n', f);
+	free(listed);
+	return TD_OK;
 }
 
 static void put_list(FILE *f, const td_result_t *r, const size_t *idx, size_t n, const td_view_t *v, int policy)
@@ -399,27 +394,26 @@ static void put_rollup(FILE *f, const char *title, const char *key_name, const t
 	}
 }
 
-static void put_rollups(FILE *f, const td_view_t *v, int policy)
+static void put_rollups(FILE *f, const td_analysis_t *a, int policy)
 {
 	char title[64];
 
-	if (v->dir_rollup) {
-		snprintf(title, sizeof(title), "By directory (depth %u)", v->by_dir);
-		put_rollup(f, title, "directory", v->dir_rollup, policy);
+	if (a->dir_rollup) {
+		snprintf(title, sizeof(title), "By directory (depth %u)", a->by_dir);
+		put_rollup(f, title, "directory", a->dir_rollup, policy);
 	}
-	if (v->class_rollup)
-		put_rollup(f, "By policy class", "class", v->class_rollup, policy);
-	if (v->subsystem_rollup)
-		put_rollup(f, "By MAINTAINERS subsystem", "subsystem", v->subsystem_rollup, policy);
+	if (a->class_rollup)
+		put_rollup(f, "By policy class", "class", a->class_rollup, policy);
+	if (a->subsystem_rollup)
+		put_rollup(f, "By MAINTAINERS subsystem", "subsystem", a->subsystem_rollup, policy);
 }
 
 /* The files explained by an origin, when there are any: moved, copied, or
  * equal to another upstream version's file. */
-static void put_origin_totals(FILE *f, const td_result_t *r)
+static void put_origin_totals(FILE *f, const td_analysis_t *a)
 {
-	td_origin_counts_t n;
+	const td_origin_counts_t n = a->origin_counts;
 
-	td_origin_count(&n, r);
 	if (!n.moved && !n.copied && !n.matches_version)
 		return;
 	put_count(f, "moved", NULL, n.moved);
@@ -430,8 +424,9 @@ static void put_origin_totals(FILE *f, const td_result_t *r)
 	fputc('\n', f);
 }
 
-int td_report_text(FILE *f, const td_result_t *r, const td_view_t *v)
+int td_report_text(FILE *f, const td_analysis_t *a, const td_view_t *v)
 {
+	const td_result_t *r = a ? a->result : NULL;
 	td_view_t defaults;
 	size_t *idx = NULL, n = 0;
 	int policy, rc;
@@ -445,15 +440,15 @@ int td_report_text(FILE *f, const td_result_t *r, const td_view_t *v)
 	if ((rc = td_view_select(&idx, &n, r, v)))
 		return rc;
 	policy = td_report_has_policy(r);
-	put_header(f, r, v);
+	put_header(f, a);
 	fputc('\n', f);
-	if (policy && (rc = put_dirty_core(f, r, idx, n, v)))
+	if (policy && (rc = put_dirty_core(f, a, idx, n, v)))
 		goto out;
 	put_list(f, r, idx, n, v, policy);
 	put_skipped(f, r, idx, n);
 	put_totals(f, r, v, policy);
-	put_origin_totals(f, r);
-	put_rollups(f, v, policy);
+	put_origin_totals(f, a);
+	put_rollups(f, a, policy);
 	rc = td_report_finish(f);
 out:
 	free(idx);

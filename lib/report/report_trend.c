@@ -1,4 +1,4 @@
-/* Trend figures and the SVG line chart of total distance across releases. */
+/* The SVG line chart of total distance across releases (treedrift trend). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,31 +13,6 @@
 #define CHART_RIGHT 30.0
 #define CHART_TOP 40.0
 #define CHART_BOTTOM 90.0 /* room for slanted labels */
-
-int td_trend_point_init(td_trend_point_t *p, const char *label, const td_result_t *r)
-{
-	size_t len = strlen(label);
-
-	memset(p, 0, sizeof(*p));
-	if (!(p->label = malloc(len + 1)))
-		return TD_ENOMEM;
-	memcpy(p->label, label, len + 1);
-	p->total_distance = r->totals.total_distance;
-	p->modified = r->totals.modified;
-	p->added = r->totals.added;
-	p->removed = r->totals.removed;
-	for (int c = 0; c < 4; c++)
-		p->by_class[c] = r->totals.by_class[c].files;
-	return TD_OK;
-}
-
-void td_trend_point_release(td_trend_point_t *p)
-{
-	if (!p)
-		return;
-	free(p->label);
-	p->label = NULL;
-}
 
 /* A round step for about four ticks up to max. */
 static uint64_t tick_step(uint64_t max)
@@ -54,7 +29,7 @@ static uint64_t tick_step(uint64_t max)
 	return step;
 }
 
-int td_trend_svg(FILE *f, const td_trend_point_t *pts, size_t n, const char *title)
+int td_report_trend_svg(FILE *f, const td_trend_point_t *pts, size_t n, const char *title)
 {
 	const double pw = CHART_WIDTH - CHART_LEFT - CHART_RIGHT;
 	const double ph = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM;

@@ -16,6 +16,7 @@
 #include "treedrift/annotate.h"
 #include "treedrift/report.h"
 #include "treedrift/rollup.h"
+#include "analysis_impl.h"
 #include "report_impl.h"
 #include "check.h"
 
@@ -122,54 +123,6 @@ static void set_policy(td_change_t *c, const char *policy_class, double weight, 
 	c->built = built;
 }
 
-/* The totals as compare computes them, from the changes. */
-static void compute_totals(td_result_t *r)
-{
-	td_totals_t *t = &r->totals;
-
-	memset(t, 0, sizeof(*t));
-	for (size_t i = 0; i < r->count; i++) {
-		const td_change_t *c = &r->changes[i];
-		switch (c->status) {
-		case TD_STATUS_IDENTICAL:
-			t->identical++;
-			break;
-		case TD_STATUS_MODIFIED:
-			t->modified++;
-			t->modified_distance += c->distance;
-			break;
-		case TD_STATUS_ADDED:
-			t->added++;
-			t->added_distance += c->distance;
-			t->added_bytes += c->target->size_bytes;
-			break;
-		case TD_STATUS_REMOVED:
-			t->removed++;
-			t->removed_bytes += c->upstream->size_bytes;
-			break;
-		case TD_STATUS_SKIPPED:
-			t->skipped++;
-			break;
-		}
-		if (c->status == TD_STATUS_MODIFIED || c->status == TD_STATUS_ADDED) {
-			t->by_class[c->cls].files++;
-			t->by_class[c->cls].distance += c->distance;
-			t->fallback_scored += c->fallback ? 1 : 0;
-			t->total_risk += c->risk;
-		}
-		if (c->built >= 0 && c->built <= 2 && c->status != TD_STATUS_IDENTICAL &&
-		    c->status != TD_STATUS_SKIPPED) {
-			t->by_built[c->built].files++;
-			if (c->status != TD_STATUS_REMOVED) {
-				t->by_built[c->built].distance += c->distance;
-				t->by_built[c->built].risk += c->risk;
-			}
-		}
-	}
-	t->mismatched = t->modified + t->added + t->removed;
-	t->total_distance = t->modified_distance + t->added_distance;
-}
-
 /* Indices into the fixture's changes, which are in path order. */
 enum {
 	C_MAKEFILE, C_NASTY, C_COMMA, C_GPU_NEW, C_GPU_OLD, C_NET_MOVED, C_NET_ORIG, C_FIFO,
@@ -269,7 +222,7 @@ static void fixture_init(td_result_t *r, int with_policy)
 		set_policy(c[C_SCHED], "core", 2.0, 1);
 		set_policy(c[C_EVIL], "other", 1.0, -1);
 	}
-	compute_totals(r);
+	td_result_update_totals(r);
 }
 
 static void fixture_release(td_result_t *r)
@@ -283,9 +236,24 @@ static void fixture_release(td_result_t *r)
 
 /* ---- helpers -------------------------------------------------------- */
 
-typedef int (*report_fn)(FILE *, const td_result_t *, const td_view_t *);
+typedef int (*report_fn)(FILE *, const td_analysis_t *, const td_view_t *);
 
-static char *render(report_fn fn, const td_result_t *r, const td_view_t *v, size_t *len)
+/* The analysis a report formats: r with what the pipeline's last stage adds
+ * (rollups, dirty core files, origin counts). */
+static void analysis_of(td_analysis_t *a, td_result_t *r, unsigned by_dir, int by_class)
+{
+	memset(a, 0, sizeof(*a));
+	a->result = r;
+	CHECK_INT(td_analysis_summarise(a, by_dir, by_class, NULL, td_report_has_policy(r), NULL), 0);
+}
+
+static void analysis_release(td_analysis_t *a)
+{
+	td_analysis_summary_release(a);
+	a->result = NULL;
+}
+
+static char *render_analysis(report_fn fn, const td_analysis_t *a, const td_view_t *v, size_t *len)
 {
 	char *buf = NULL;
 	size_t n = 0;
@@ -293,10 +261,33 @@ static char *render(report_fn fn, const td_result_t *r, const td_view_t *v, size
 
 	if (!f)
 		abort();
-	CHECK_INT(fn(f, r, v), 0);
+	CHECK_INT(fn(f, a, v), 0);
 	fclose(f);
 	*len = n;
 	return buf;
+}
+
+static char *render(report_fn fn, const td_result_t *r, const td_view_t *v, size_t *len)
+{
+	td_analysis_t a;
+	char *out;
+
+	analysis_of(&a, (td_result_t *)r, 0, 0);
+	out = render_analysis(fn, &a, v, len);
+	analysis_release(&a);
+	return out;
+}
+
+/* td_report_write on the analysis of r. */
+static int write_report(FILE *f, td_result_t *r, td_format_t fmt, td_error_t *err)
+{
+	td_analysis_t a;
+	int rc;
+
+	analysis_of(&a, r, 0, 0);
+	rc = td_report_write(f, &a, fmt, NULL, err);
+	analysis_release(&a);
+	return rc;
 }
 
 static int update_golden(void)
@@ -604,18 +595,18 @@ static void test_helpers(void)
 	td_report_trimmed(num, 0.00001, 3);
 	CHECK_STR(num, "0.0");
 
-	CHECK_INT(td_report_utf8_next((const unsigned char *)"\xc3\xa9", 2, &cp), 2);
+	CHECK_INT(td_utf8_next((const unsigned char *)"\xc3\xa9", 2, &cp), 2);
 	CHECK_INT(cp, 0xe9);
-	CHECK_INT(td_report_utf8_next((const unsigned char *)"\xf0\x9f\x98\x80", 4, &cp), 4);
+	CHECK_INT(td_utf8_next((const unsigned char *)"\xf0\x9f\x98\x80", 4, &cp), 4);
 	CHECK_INT(cp, 0x1f600);
-	CHECK_INT(td_report_utf8_next((const unsigned char *)"\xc0\x80", 2, &cp), 0);     /* overlong NUL */
-	CHECK_INT(td_report_utf8_next((const unsigned char *)"\xe0\x80\xaf", 3, &cp), 0); /* overlong '/' */
-	CHECK_INT(td_report_utf8_next((const unsigned char *)"\xed\xa0\x80", 3, &cp), 0); /* surrogate */
-	CHECK_INT(td_report_utf8_next((const unsigned char *)"\xf4\x90\x80\x80", 4, &cp), 0);
-	CHECK_INT(td_report_utf8_next((const unsigned char *)"\xe2\x80", 2, &cp), 0);     /* truncated */
-	CHECK_INT(td_report_utf8_next((const unsigned char *)"\x80", 1, &cp), 0);
-	CHECK(td_report_utf8_valid(P("drivers/caf\xc3\xa9.c")));
-	CHECK(!td_report_utf8_valid(nasty, sizeof(nasty) - 1));
+	CHECK_INT(td_utf8_next((const unsigned char *)"\xc0\x80", 2, &cp), 0);     /* overlong NUL */
+	CHECK_INT(td_utf8_next((const unsigned char *)"\xe0\x80\xaf", 3, &cp), 0); /* overlong '/' */
+	CHECK_INT(td_utf8_next((const unsigned char *)"\xed\xa0\x80", 3, &cp), 0); /* surrogate */
+	CHECK_INT(td_utf8_next((const unsigned char *)"\xf4\x90\x80\x80", 4, &cp), 0);
+	CHECK_INT(td_utf8_next((const unsigned char *)"\xe2\x80", 2, &cp), 0);     /* truncated */
+	CHECK_INT(td_utf8_next((const unsigned char *)"\x80", 1, &cp), 0);
+	CHECK(td_utf8_valid(P("drivers/caf\xc3\xa9.c")));
+	CHECK(!td_utf8_valid(nasty, sizeof(nasty) - 1));
 
 	CHECK_INT(td_format_parse("text"), TD_FORMAT_TEXT);
 	CHECK_INT(td_format_parse("json"), TD_FORMAT_JSON);
@@ -645,7 +636,7 @@ static void test_escape_walk(void)
 	CHECK(f != NULL);
 	if (!f)
 		return;
-	td_report_escape_walk(f, in, sizeof(in) - 1, put_bracketed);
+	td_escape_walk(f, in, sizeof(in) - 1, put_bracketed);
 	fclose(f);
 	/* backslash, tab, newline, CR as C escapes; BEL, an invalid byte, U+202E
 	 * (each of its bytes), DEL and a truncated sequence (each byte) as \ooo;
@@ -907,7 +898,7 @@ static void test_write(void)
 
 	fixture_init(&r, 0);
 	f = open_memstream(&buf, &len);
-	CHECK_INT(td_report_write(f, &r, TD_FORMAT_CSV, NULL, &err), 0);
+	CHECK_INT(write_report(f, &r, TD_FORMAT_CSV, &err), 0);
 	fclose(f);
 	CHECK(len > 0 && !strncmp(buf, "path,status,", 12));
 	free(buf);
@@ -915,7 +906,7 @@ static void test_write(void)
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	memset(&err, 0, sizeof(err));
-	CHECK_INT(td_report_write(f, &r, (td_format_t)42, NULL, &err), TD_EUNSUPPORTED);
+	CHECK_INT(write_report(f, &r, (td_format_t)42, &err), TD_EUNSUPPORTED);
 	CHECK_STR(err.msg, "report format 'unknown' is not supported");
 	fclose(f);
 	free(buf);
@@ -924,7 +915,7 @@ static void test_write(void)
 	for (int fmt = TD_FORMAT_HTML; fmt <= TD_FORMAT_CYCLONEDX; fmt++) {
 		buf = NULL;
 		f = open_memstream(&buf, &len);
-		CHECK_INT(td_report_write(f, &r, (td_format_t)fmt, NULL, &err), 0);
+		CHECK_INT(write_report(f, &r, (td_format_t)fmt, &err), 0);
 		fclose(f);
 		CHECK(len > 0);
 		free(buf);
@@ -934,7 +925,7 @@ static void test_write(void)
 	f = fopen("/dev/full", "w");
 	if (f) {
 		memset(&err, 0, sizeof(err));
-		CHECK_INT(td_report_write(f, &r, TD_FORMAT_TEXT, NULL, &err), TD_EIO);
+		CHECK_INT(write_report(f, &r, TD_FORMAT_TEXT, &err), TD_EIO);
 		CHECK_INT(err.code, TD_EIO);
 		CHECK(strstr(err.msg, "unable to write the text report: ") == err.msg);
 		CHECK(strstr(err.msg, strerror(ENOSPC)) != NULL);
@@ -982,8 +973,7 @@ static void test_locale(void)
 static void test_kernel_view(void)
 {
 	td_annotate_info_t info = { 0 };
-	td_rollup_t *dirs = NULL, *classes = NULL;
-	td_error_t err = { 0 };
+	td_analysis_t a;
 	td_result_t r;
 	td_view_t v;
 	char *out;
@@ -999,14 +989,10 @@ static void test_kernel_view(void)
 	info.kbuild_warnings = 1;
 	info.policy = "linux";
 	info.policy_builtin = 1;
-	CHECK_INT(td_rollup_by_dir(&dirs, &r, 1, 0, &err), 0);
-	CHECK_INT(td_rollup_by_class(&classes, &r, &err), 0);
-	v.kernel = &info;
-	v.by_dir = 1;
-	v.dir_rollup = dirs;
-	v.class_rollup = classes;
+	analysis_of(&a, &r, 1, 1);
+	a.kernel = &info;
 
-	out = render(td_report_text, &r, &v, &len);
+	out = render_analysis(td_report_text, &a, &v, &len);
 	CHECK(has_line_starting(out, "arch: x86 (5 files of other architectures left out of the two trees)"));
 	CHECK(has_line_starting(out, "config: bsp.config (2723 sources built, 1 Kbuild construct"));
 	CHECK(has_line_starting(out, "policy: linux (built-in)"));
@@ -1016,7 +1002,7 @@ static void test_kernel_view(void)
 	check_golden("text-kernel", out, len);
 	free(out);
 
-	out = render(td_report_json, &r, &v, &len);
+	out = render_analysis(td_report_json, &a, &v, &len);
 	check_json_parses(&r, &v, out, len);
 	CHECK(strstr(out, "\"kernel\": {\"arch\": \"x86\", \"arch_dropped\": 5, ") != NULL);
 	CHECK(strstr(out, "\"by_dir_depth\": 1,") != NULL);
@@ -1025,8 +1011,7 @@ static void test_kernel_view(void)
 	check_golden("json-kernel", out, len);
 	free(out);
 
-	td_rollup_free(dirs);
-	td_rollup_free(classes);
+	analysis_release(&a);
 	fixture_release(&r);
 }
 

@@ -11,6 +11,7 @@
 
 #include "treedrift/report.h"
 #include "treedrift/trend.h"
+#include "analysis_impl.h"
 #include "report_impl.h"
 #include "check.h"
 
@@ -94,9 +95,12 @@ static char *render(const td_result_t *r, td_format_t fmt, const char *save_as)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	td_error_t err = { 0 };
+	td_analysis_t a = { .result = (td_result_t *)r };
 
 	CHECK(f != NULL);
-	CHECK_INT(td_report_write(f, r, fmt, NULL, &err), 0);
+	CHECK_INT(td_analysis_summarise(&a, 0, 0, NULL, td_report_has_policy(r), NULL), 0);
+	CHECK_INT(td_report_write(f, &a, fmt, NULL, &err), 0);
+	td_analysis_summary_release(&a);
 	fclose(f);
 	if (save_as) {
 		FILE *out = fopen(save_as, "w");
@@ -172,7 +176,7 @@ static void test_trend_svg(const td_result_t *r, const char *dir)
 	p[1].total_distance *= 2;
 	f = fopen(path, "w");
 	CHECK(f != NULL);
-	CHECK_INT(td_trend_svg(f, p, 2, "t & \"q\""), 0);
+	CHECK_INT(td_report_trend_svg(f, p, 2, "t & \"q\""), 0);
 	fclose(f);
 	snprintf(cmd, sizeof(cmd),
 		 "python3 -c 'import sys,xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); "
