@@ -7,6 +7,8 @@
 #include <stdio.h>
 
 #include "treedrift/common.h"
+#include "treedrift/load.h"
+#include "treedrift/store.h"
 
 /* Exit statuses, as diff(1). */
 enum { CLI_EXIT_SAME = 0, CLI_EXIT_DRIFT = 1, CLI_EXIT_ERROR = 2 };
@@ -91,12 +93,9 @@ int cmd_base(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 
-#endif
-
 /* Options every command that reads trees takes (scan, compare, ...): put
  * CLI_TREE_OPTS in the option table and hand unknown names to
  * cli_tree_opt(), which returns 1 when it took the option, -1 on a bad value. */
-#include "treedrift/load.h"
 #define CLI_TREE_OPTS \
 	{ "repo", 0, "REPO", "read each TREE that is not a database as a revision of git repository REPO" }, \
 	{ "jobs", 'j', "N", "worker threads (default: online CPUs)" }, \
@@ -135,10 +134,11 @@ void cli_fput_path(FILE *f, const char *path, size_t len);
 /* The versions of a database in the one layout that `treedrift versions` and
  * `treedrift show` share (cmd_versions.c). db_bytes: the database file's size,
  * from cli_db_bytes() (0 when it cannot be read). */
-#include "treedrift/store.h"
 uint64_t cli_db_bytes(const char *path);
 /* A table with a header line, then "N versions, database B bytes". */
 void cli_versions_text(FILE *f, const td_version_t *v, size_t nv, uint64_t db_bytes);
 /* The members "database_bytes" and "versions" of a JSON object, without its
  * braces, so that a command can add members of its own. */
 void cli_versions_json(FILE *f, const td_version_t *v, size_t nv, uint64_t db_bytes);
+
+#endif

@@ -25,7 +25,7 @@ static const cli_opt_t compare_opts[] = {
 	{ "only", 0, "CLASS", "list only files of CLASS: clean, safe, dirty (repeatable)" },
 	{ "sort", 's', "KEY", "order of the list: path (default), distance, risk" },
 	{ "identical", 0, NULL, "list identical files too" },
-	{ "fail-on", 0, "CLASS", "exit 1 only if a file is CLASS or worse (safe, dirty)" },
+	{ "fail-on", 0, "CLASS", "exit 1 only if a file is CLASS or worse (clean, safe, dirty)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
 	{ "stats", 0, NULL, "print the files listed, read and reused, and the bytes read, on stderr" },
 	CLI_KERNEL_OPTS,

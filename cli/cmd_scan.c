@@ -37,15 +37,7 @@ static char *default_label(const char *spec, const char *repo)
 		n -= (size_t)(slash + 1 - s);
 		s = slash + 1;
 	}
-	static const char *const exts[] = { ".tar.gz", ".tar.xz", ".tar.zst", ".tar.bz2", ".tgz",
-					    ".tar", ".zip", NULL };
-	for (int i = 0; exts[i]; i++) {
-		size_t m = strlen(exts[i]);
-		if (n > m && !memcmp(s + n - m, exts[i], m)) {
-			n -= m;
-			break;
-		}
-	}
+	n -= td_archive_suffix_len(s, n);
 	return strndup(s, n);
 }
 

@@ -104,6 +104,11 @@ TD_EXTERN const char *td_source_incomplete_reason(const td_source_t *src);
  * read. */
 TD_EXTERN uint64_t td_source_blobs_read(const td_source_t *src);
 
+/* Length of the archive suffix name[0..len) ends with (".tar.gz", ".zip",
+ * ...: the names a spec is read as an archive by, matched case-sensitively;
+ * the longest when several match), or 0 when it ends with none. */
+TD_EXTERN size_t td_archive_suffix_len(const char *name, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,23 +6,25 @@
 #include "internal.h"
 #include "source_impl.h"
 
-static int has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
-/* Archive names libarchive reads; matched case-sensitively on the end. */
-static int looks_like_archive(const char *path)
+size_t td_archive_suffix_len(const char *name, size_t len)
 {
 	static const char *const suffixes[] = {
 		".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst",
 		".tar.bz2", ".tbz2", ".tar.lz4", ".tar.lzma", ".zip", ".cpio", ".7z", NULL
 	};
-	for (int i = 0; suffixes[i]; i++)
-		if (has_suffix(path, suffixes[i]))
-			return 1;
-	return 0;
+	size_t best = 0;
+
+	for (int i = 0; suffixes[i]; i++) {
+		size_t m = strlen(suffixes[i]);
+		if (len > m && m > best && !memcmp(name + len - m, suffixes[i], m))
+			best = m;
+	}
+	return best;
+}
+
+static int looks_like_archive(const char *path)
+{
+	return td_archive_suffix_len(path, strlen(path)) != 0;
 }
 
 int td_source_open(td_source_t **out, const char *spec, const td_source_opts_t *opts, td_error_t *err)
