@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install dependencies, build with warnings as errors, run the whole test suite:
-# once under ASan+UBSan (build-asan/), the end-to-end tests once under valgrind
-# memcheck (TD_VALGRIND, see tests/e2e/wrap.sh), then the normal run, whose
-# CTest summary is the last thing printed.
+# the unit tests of a clang build (build-clang/), everything once under
+# ASan+UBSan (build-asan/), the end-to-end tests once under valgrind memcheck
+# (TD_VALGRIND, see tests/e2e/wrap.sh), then the normal gcc run, whose CTest
+# summary is the last thing printed.
 # TD_TEST_QUICK=1 runs the normal pass only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,11 @@ stage() { # name log command...: run quietly, show the log if it fails
 	fi
 }
 if [ -z "${TD_TEST_QUICK:-}" ]; then
+	# clang beside gcc, warnings as errors in both; its unit tests run too
+	CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTD_WERROR=ON >/dev/null
+	cmake --build build-clang -j"$jobs" >/dev/null
+	stage "clang (unit)" build-clang/ctest.log ctest --test-dir build-clang -L unit --output-on-failure -j"$jobs" ||
+		exit 1
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTD_WERROR=ON -DTD_SANITIZE=ON >/dev/null
 	cmake --build build-asan -j"$jobs" >/dev/null
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
