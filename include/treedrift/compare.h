@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "treedrift/common.h"
+#include "treedrift/glob.h"
 #include "treedrift/tree.h"
 
 #ifdef __cplusplus
@@ -139,12 +140,6 @@ TD_EXTERN int td_compare(td_result_t **out, td_tree_t *upstream, td_tree_t *targ
 TD_EXTERN void td_result_free(td_result_t *r);
 /* Recompute totals after a later stage changed scores or classes. */
 TD_EXTERN void td_result_update_totals(td_result_t *r);
-
-/* Path glob as used by --include/--exclude and policies: '*' matches within
- * one path part, '**' across parts, '?' one byte, [...] a class; a pattern
- * without '/' matches the last part ("*.c"), one ending in '/' a directory and
- * all below it. Returns 1 on a match. */
-TD_EXTERN int td_glob_match(const char *pattern, const char *path, size_t path_len);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #include "treedrift/common.h"
 #include "treedrift/compare.h"
 #include "treedrift/digest.h"
+#include "treedrift/glob.h"
 #include "treedrift/json.h"
 #include "treedrift/kbuild.h"
 #include "treedrift/kconfig.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "treedrift/compare.h"
+#include "treedrift/glob.h"
 
 /* Match the set starting at p[0] == '['. Returns the length of the set's text
  * (up to and including the closing ']') and sets *hit to whether c is in it;
