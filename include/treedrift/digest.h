@@ -55,7 +55,7 @@ TD_EXTERN int td_digester_update(td_digester_t *dg, const void *data, size_t len
 TD_EXTERN int td_digester_update2(td_digester_t *a, const void *data_a, size_t len_a, td_digester_t *b,
 			const void *data_b, size_t len_b);
 /* Finish into out (caller releases with td_digest_release). */
-TD_EXTERN int td_digester_finish(td_digester_t *dg, td_digest_t *out);
+TD_EXTERN int td_digester_finish(td_digest_t *out, td_digester_t *dg);
 
 /* Distance between two digests of changed content, on the TLSH scale.
  * Uses TLSH where both sides have it; otherwise the fallback (see

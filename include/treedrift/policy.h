@@ -63,12 +63,12 @@ TD_EXTERN void td_policy_free(td_policy_t *p);
 TD_EXTERN const char *td_policy_name(const td_policy_t *p);
 
 /* Classify one path: fills *out (strings borrowed from p). 0 or TD_EINVAL. */
-TD_EXTERN int td_policy_lookup(const td_policy_t *p, const char *path, size_t len, td_policy_match_t *out);
+TD_EXTERN int td_policy_lookup(td_policy_match_t *out, const td_policy_t *p, const char *path, size_t len);
 
 /* The classes in file order, for listings: td_policy_class_at fills *out
  * (pattern NULL, line the section's line) for i < td_policy_class_count(p). */
 TD_EXTERN size_t td_policy_class_count(const td_policy_t *p);
-TD_EXTERN int td_policy_class_at(const td_policy_t *p, size_t i, td_policy_match_t *out);
+TD_EXTERN int td_policy_class_at(td_policy_match_t *out, const td_policy_t *p, size_t i);
 
 /* The thresholds for a match: the class's own where it sets them, base's
  * fields where it does not. */

@@ -564,7 +564,7 @@ static void fill_class(td_policy_match_t *out, const struct policy_class *c)
 	out->line = c->line;
 }
 
-int td_policy_lookup(const td_policy_t *p, const char *path, size_t len, td_policy_match_t *out)
+int td_policy_lookup(td_policy_match_t *out, const td_policy_t *p, const char *path, size_t len)
 {
 	uint32_t at;
 	const char *pattern;
@@ -595,7 +595,7 @@ size_t td_policy_class_count(const td_policy_t *p)
 	return p ? p->classes_count : 0;
 }
 
-int td_policy_class_at(const td_policy_t *p, size_t i, td_policy_match_t *out)
+int td_policy_class_at(td_policy_match_t *out, const td_policy_t *p, size_t i)
 {
 	if (!p || !out || i >= p->classes_count)
 		return TD_EINVAL;
@@ -621,7 +621,7 @@ int td_policy_apply(const td_policy_t *p, td_result_t *r)
 		const td_file_t *f = c->target ? c->target : c->upstream;
 		td_policy_match_t m;
 
-		if (!f || td_policy_lookup(p, f->path, f->path_len, &m))
+		if (!f || td_policy_lookup(&m, p, f->path, f->path_len))
 			return TD_EINVAL;
 		c->policy_class = m.class_name;
 		c->weight = m.weight;

@@ -195,7 +195,7 @@ static int make_sketch(td_digester_t *dg, td_digest_t *out)
 	return TD_OK;
 }
 
-int td_digester_finish(td_digester_t *dg, td_digest_t *out)
+int td_digester_finish(td_digest_t *out, td_digester_t *dg)
 {
 	unsigned int n = 0;
 

@@ -386,7 +386,7 @@ static int digest_one(pool_t *p, td_digester_t *dg, td_file_t *f, td_need_t want
 		pool_fail(p, &e, rc);
 		return rc;
 	}
-	rc = td_digester_finish(dg, &d);
+	rc = td_digester_finish(&d, dg);
 	if (rc) {
 		td_error_set(&e, rc, "unable to digest '%s'", f->path);
 		pool_fail(p, &e, rc);
@@ -448,7 +448,7 @@ static int lane_finish(pool_t *p, lane_t *l)
 {
 	td_error_t e = { 0 };
 	td_digest_t d;
-	int rc = td_digester_finish(l->dg, &d);
+	int rc = td_digester_finish(&d, l->dg);
 
 	if (rc) {
 		td_error_set(&e, rc, "unable to digest '%s'", l->f->path);
@@ -792,7 +792,7 @@ static void *seq_worker(void *arg)
 			td_digester_start(dg, 1);
 			job->rc = td_digester_update(dg, job->data, job->len);
 			if (!job->rc)
-				job->rc = td_digester_finish(dg, &job->digest);
+				job->rc = td_digester_finish(&job->digest, dg);
 		}
 		free(job->data);
 		job->data = NULL;
@@ -921,7 +921,7 @@ static int list_sequential(td_tree_t *tree, td_source_t *src, const td_scan_opts
 			break;
 		} else if (b.inlined) {
 			td_digest_t d;
-			rc = td_digester_finish(inline_dg, &d);
+			rc = td_digester_finish(&d, inline_dg);
 			if (!rc) {
 				bytes += d.size_bytes;
 				set_digest(&f, &d);

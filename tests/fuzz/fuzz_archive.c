@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (f.type == TD_ENTRY_FILE && !f.link_target) {
 			rd.total = 0;
 			td_digester_start(rd.dg, 1);
-			if (!td_source_read(src, &f, sink, &rd, &why, &err) && !td_digester_finish(rd.dg, &d))
+			if (!td_source_read(src, &f, sink, &rd, &why, &err) && !td_digester_finish(&d, rd.dg))
 				td_digest_release(&d);
 		}
 		td_file_release(&f);

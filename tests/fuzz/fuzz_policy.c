@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		while (s[n])
 			n++;
-		td_policy_lookup(p, s, n, &m);
+		td_policy_lookup(&m, p, s, n);
 	}
 	td_policy_free(p);
 	return 0;

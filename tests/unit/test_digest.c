@@ -21,7 +21,7 @@ static void digest_pieces(td_digest_t *out, const uint8_t *data, size_t len, siz
 	td_digester_start(dg, 1);
 	for (size_t off = 0; off < len; off += piece)
 		CHECK_INT(td_digester_update(dg, data + off, len - off < piece ? len - off : piece), 0);
-	CHECK_INT(td_digester_finish(dg, out), 0);
+	CHECK_INT(td_digester_finish(out, dg), 0);
 	td_digester_free(dg);
 }
 
@@ -35,8 +35,8 @@ static void digest_paired2(td_digest_t *out, const uint8_t *data, size_t len, td
 	td_digester_start(a, 1);
 	td_digester_start(b, 1);
 	CHECK_INT(td_digester_update2(a, data, len, b, other, other_len), 0);
-	CHECK_INT(td_digester_finish(a, out), 0);
-	CHECK_INT(td_digester_finish(b, out_other), 0);
+	CHECK_INT(td_digester_finish(out, a), 0);
+	CHECK_INT(td_digester_finish(out_other, b), 0);
 	td_digester_free(a);
 	td_digester_free(b);
 }

@@ -42,7 +42,7 @@ static const char *class_of(const td_policy_t *p, const char *path)
 {
 	td_policy_match_t m;
 
-	if (td_policy_lookup(p, path, strlen(path), &m))
+	if (td_policy_lookup(&m, p, path, strlen(path)))
 		return "(error)";
 	return m.class_name;
 }
@@ -73,13 +73,13 @@ static void test_format(void)
 		return;
 	CHECK_STR(td_policy_name(p), "test policy");
 	CHECK_INT(td_policy_class_count(p), 4);
-	CHECK_INT(td_policy_class_at(p, 1, &m), 0);
+	CHECK_INT(td_policy_class_at(&m, p, 1), 0);
 	CHECK_STR(m.class_name, "driver");
 	CHECK(m.weight == 0.5);
 	CHECK_INT(m.line, 12);
-	CHECK_INT(td_policy_class_at(p, 4, &m), TD_EINVAL);
+	CHECK_INT(td_policy_class_at(&m, p, 4), TD_EINVAL);
 
-	CHECK_INT(td_policy_lookup(p, "kernel/fork.c", 13, &m), 0);
+	CHECK_INT(td_policy_lookup(&m, p, "kernel/fork.c", 13), 0);
 	CHECK_STR(m.class_name, "core");
 	CHECK(m.weight == 3.0);
 	CHECK_INT(m.has_thresholds, TD_POLICY_HAS_CLEAN_BELOW | TD_POLICY_HAS_DIRTY_ABOVE);
@@ -89,7 +89,7 @@ static void test_format(void)
 	CHECK_INT(m.line, 10);
 	CHECK_STR(class_of(p, "init/main.c"), "core");
 	CHECK_STR(class_of(p, "include/linux/sched.h"), "core");
-	CHECK_INT(td_policy_lookup(p, "sound/core/pcm.c", 16, &m), 0);
+	CHECK_INT(td_policy_lookup(&m, p, "sound/core/pcm.c", 16), 0);
 	CHECK_STR(m.class_name, "driver");
 	CHECK_INT(m.has_thresholds, 0);
 	CHECK_INT(m.line, 14);
@@ -99,14 +99,14 @@ static void test_format(void)
 	CHECK_STR(class_of(p, "z/#hash"), "odd");
 	CHECK_STR(class_of(p, "comment"), "other");
 	/* unmatched: "other", weight 1, no thresholds */
-	CHECK_INT(td_policy_lookup(p, "fs/ext4/inode.c", 15, &m), 0);
+	CHECK_INT(td_policy_lookup(&m, p, "fs/ext4/inode.c", 15), 0);
 	CHECK_STR(m.class_name, TD_POLICY_OTHER);
 	CHECK(m.weight == 1.0);
 	CHECK_INT(m.has_thresholds, 0);
 	CHECK(m.pattern == NULL);
 	CHECK_INT(m.line, 0);
-	CHECK_INT(td_policy_lookup(NULL, "a", 1, &m), TD_EINVAL);
-	CHECK_INT(td_policy_lookup(p, "a", 1, NULL), TD_EINVAL);
+	CHECK_INT(td_policy_lookup(&m, NULL, "a", 1), TD_EINVAL);
+	CHECK_INT(td_policy_lookup(NULL, p, "a", 1), TD_EINVAL);
 	td_policy_free(p);
 
 	/* an empty policy is valid: everything is "other" */
@@ -124,13 +124,13 @@ static void test_format(void)
 	if (p) {
 		td_policy_match_t m2;
 
-		td_policy_lookup(p, "a/x", 3, &m2);
+		td_policy_lookup(&m2, p, "a/x", 3);
 		CHECK(m2.weight == 0.25);
-		td_policy_lookup(p, "b/x", 3, &m2);
+		td_policy_lookup(&m2, p, "b/x", 3);
 		CHECK(m2.weight == 0.5);
-		td_policy_lookup(p, "c/x", 3, &m2);
+		td_policy_lookup(&m2, p, "c/x", 3);
 		CHECK(m2.weight == 7.0);
-		td_policy_lookup(p, "d/x", 3, &m2);
+		td_policy_lookup(&m2, p, "d/x", 3);
 		CHECK(m2.weight == 1000.0);
 	}
 	td_policy_free(p);
@@ -300,13 +300,13 @@ static void test_longest_match(void)
 	if (p) {
 		td_policy_match_t m;
 
-		CHECK_INT(td_policy_lookup(p, "zzz", 3, &m), 0);
+		CHECK_INT(td_policy_lookup(&m, p, "zzz", 3), 0);
 		CHECK_STR(m.class_name, "other");
 		CHECK(m.weight == 0.7);
 		CHECK_INT(m.has_thresholds, TD_POLICY_HAS_DIRTY_ABOVE);
 		CHECK_INT(m.thresholds.dirty_above, 90);
 		CHECK(m.pattern == NULL);
-		CHECK_INT(td_policy_lookup(p, "misc/a", 6, &m), 0);
+		CHECK_INT(td_policy_lookup(&m, p, "misc/a", 6), 0);
 		CHECK_STR(m.class_name, "other");
 		CHECK_STR(m.pattern, "misc/");
 		CHECK_STR(class_of(p, "x/y"), "x");
@@ -430,23 +430,23 @@ static void test_default_linux(void)
 			fprintf(stderr, "  '%s': class %s, want %s\n", cases[i].path, got, cases[i].cls);
 	}
 	/* the weights doc/policy.md documents */
-	td_policy_lookup(p, "kernel/fork.c", 13, &m);
+	td_policy_lookup(&m, p, "kernel/fork.c", 13);
 	CHECK(m.weight == 3.0);
-	td_policy_lookup(p, "arch/x/y", 8, &m);
+	td_policy_lookup(&m, p, "arch/x/y", 8);
 	CHECK(m.weight == 2.0);
-	td_policy_lookup(p, "fs/x", 4, &m);
+	td_policy_lookup(&m, p, "fs/x", 4);
 	CHECK(m.weight == 2.0);
-	td_policy_lookup(p, "net/x", 5, &m);
+	td_policy_lookup(&m, p, "net/x", 5);
 	CHECK(m.weight == 2.0);
-	td_policy_lookup(p, "drivers/x", 9, &m);
+	td_policy_lookup(&m, p, "drivers/x", 9);
 	CHECK(m.weight == 1.0);
-	td_policy_lookup(p, "Makefile", 8, &m);
+	td_policy_lookup(&m, p, "Makefile", 8);
 	CHECK(m.weight == 1.0);
-	td_policy_lookup(p, "Documentation/x", 15, &m);
+	td_policy_lookup(&m, p, "Documentation/x", 15);
 	CHECK(m.weight == 0.1);
-	td_policy_lookup(p, "tools/x", 7, &m);
+	td_policy_lookup(&m, p, "tools/x", 7);
 	CHECK(m.weight == 0.3);
-	td_policy_lookup(p, "arch/arm/boot/dts/x.dts", 23, &m);
+	td_policy_lookup(&m, p, "arch/arm/boot/dts/x.dts", 23);
 	CHECK(m.weight == 1.0);
 	td_policy_free(p);
 }

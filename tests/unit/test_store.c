@@ -1213,7 +1213,7 @@ static int digest_alone(const char *root, const td_file_t *f, td_digest_t *out)
 
 	if (data && !td_digester_new(&dg)) {
 		td_digester_start(dg, 1);
-		rc = td_digester_update(dg, data, len) || td_digester_finish(dg, out);
+		rc = td_digester_update(dg, data, len) || td_digester_finish(out, dg);
 	}
 	td_digester_free(dg);
 	free(data);

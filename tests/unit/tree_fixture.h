@@ -62,7 +62,7 @@ static inline void fx_add(td_tree_t *t, const char *path, const char *data, size
 	CHECK(td_digester_new(&dg) == 0);
 	td_digester_start(dg, 1);
 	CHECK(td_digester_update(dg, data, len) == 0);
-	CHECK(td_digester_finish(dg, &f.digest) == 0);
+	CHECK(td_digester_finish(&f.digest, dg) == 0);
 	td_digester_free(dg);
 	f.has_digest = 1;
 	CHECK(td_tree_append(t, &f) == 0);
