@@ -22,10 +22,11 @@ static const cli_opt_t compare_opts[] = {
 	CLI_ORIGIN_OPTS,
 	{ "include", 'I', "GLOB", "compare only paths matching GLOB (repeatable)" },
 	{ "exclude", 'X', "GLOB", "leave out paths matching GLOB (repeatable)" },
-	{ "only", 0, "CLASS", "list only files of CLASS: clean, safe, dirty (repeatable)" },
+	{ "only", 0, "CLASS", "list only files of CLASS: clean, safe, dirty, new (repeatable)" },
 	{ "sort", 's', "KEY", "order of the list: path (default), distance, risk" },
 	{ "identical", 0, NULL, "list identical files too" },
-	{ "fail-on", 0, "CLASS", "exit 1 only if a file is CLASS or worse (clean, safe, dirty)" },
+	{ "fail-on", 0, "CLASS", "exit 1 only if a modified file is CLASS or worse (clean, safe, dirty), or "
+				 "with new, a file is new (repeatable)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
 	{ "stats", 0, NULL, "print the files listed, read and reused, and the bytes read, on stderr" },
 	CLI_KERNEL_OPTS,
@@ -53,15 +54,23 @@ static int globs_add(globs_t *g, const char *s)
 	return 0;
 }
 
-/* Exit status: 1 when there is drift (or, with --fail-on, a file of that
- * class or worse), else 0. */
-static int drift_status(const td_result_t *r, td_class_t fail_on)
+/* Exit status: 1 when there is drift, else 0. With --fail-on (fail_on: a
+ * bit per class given), 1 only when a file of a class given, or of a worse
+ * grade for clean and safe, exists: dirty gates changes to upstream files,
+ * new gates added files. */
+static int drift_status(const td_result_t *r, unsigned fail_on)
 {
-	if (fail_on == TD_CLASS_NONE)
+	int graded = 0;
+
+	if (!fail_on)
 		return r->totals.mismatched ? CLI_EXIT_DRIFT : CLI_EXIT_SAME;
-	for (int c = fail_on; c <= TD_CLASS_DIRTY; c++)
-		if (r->totals.by_class[c].files)
+	for (int c = TD_CLASS_CLEAN; c <= TD_CLASS_DIRTY; c++) {
+		graded |= (fail_on >> c) & 1;
+		if (graded && r->totals.by_class[c].files)
 			return CLI_EXIT_DRIFT;
+	}
+	if ((fail_on >> TD_CLASS_NEW) & 1 && r->totals.by_class[TD_CLASS_NEW].files)
+		return CLI_EXIT_DRIFT;
 	return CLI_EXIT_SAME;
 }
 
@@ -121,7 +130,7 @@ int cmd_compare(int argc, char **argv)
 	globs_t inc = { 0 }, exc = { 0 };
 	const char *output = NULL, *color = "auto";
 	int fmt = TD_FORMAT_TEXT, quiet = 0, show_stats = 0, rc = CLI_EXIT_ERROR, opt;
-	td_class_t fail_on = TD_CLASS_NONE;
+	unsigned fail_on = 0;
 	td_analysis_t *a = NULL;
 	cli_progress_t prog;
 
@@ -172,7 +181,7 @@ int cmd_compare(int argc, char **argv)
 		} else if (!strcmp(name, "only")) {
 			td_class_t c = td_class_parse(arg);
 			if (c == TD_CLASS_NONE) {
-				cli_error("--only takes clean, safe or dirty, not '%s'", arg);
+				cli_error("--only takes clean, safe, dirty or new, not '%s'", arg);
 				goto out;
 			}
 			view.only_classes |= 1u << c;
@@ -192,11 +201,12 @@ int cmd_compare(int argc, char **argv)
 		} else if (!strcmp(name, "identical")) {
 			view.show_identical = 1;
 		} else if (!strcmp(name, "fail-on")) {
-			fail_on = td_class_parse(arg);
-			if (fail_on == TD_CLASS_NONE) {
-				cli_error("--fail-on takes clean, safe or dirty, not '%s'", arg);
+			td_class_t c = td_class_parse(arg);
+			if (c == TD_CLASS_NONE) {
+				cli_error("--fail-on takes clean, safe, dirty or new, not '%s'", arg);
 				goto out;
 			}
+			fail_on |= 1u << c;
 		} else if (!strcmp(name, "color")) {
 			if (strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never")) {
 				cli_error("--color takes auto, always or never, not '%s'", arg);

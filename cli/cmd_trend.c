@@ -45,18 +45,19 @@ static void print_table(const td_trend_point_t *pts, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(pts[i].label) > w)
 			w = (int)strlen(pts[i].label);
-	printf("%-*s %10s %8s %8s %8s %8s %8s %8s\n", w, "release", "distance", "modified", "added",
-	       "removed", "clean", "safe", "dirty");
+	printf("%-*s %10s %8s %8s %8s %8s %8s %8s %8s\n", w, "release", "distance", "modified", "added",
+	       "removed", "clean", "safe", "dirty", "new");
 	for (size_t i = 0; i < n; i++) {
 		const td_trend_point_t *p = &pts[i];
 		int len = (int)strlen(p->label);
 		cli_fput_path(stdout, p->label, (size_t)len);
-		printf("%*s %10llu %8llu %8llu %8llu %8llu %8llu %8llu\n", w - len, "",
+		printf("%*s %10llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n", w - len, "",
 		       (unsigned long long)p->total_distance, (unsigned long long)p->modified,
 		       (unsigned long long)p->added, (unsigned long long)p->removed,
 		       (unsigned long long)p->by_class[TD_CLASS_CLEAN],
 		       (unsigned long long)p->by_class[TD_CLASS_SAFE],
-		       (unsigned long long)p->by_class[TD_CLASS_DIRTY]);
+		       (unsigned long long)p->by_class[TD_CLASS_DIRTY],
+		       (unsigned long long)p->by_class[TD_CLASS_NEW]);
 	}
 }
 

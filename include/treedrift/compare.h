@@ -22,12 +22,20 @@ typedef enum td_status {
 	TD_STATUS_SKIPPED = 4    /* not comparable: a special file, unreadable, ... */
 } td_status_t;
 
+/* Classes of a scored file. clean, safe and dirty grade a change to an
+ * upstream file by its distance; new is an added file with no upstream
+ * origin (moved or copied files are graded as changes): new code, such as a
+ * driver for new hardware, which the drift total counts but which is not a
+ * change to upstream's code. */
 typedef enum td_class {
 	TD_CLASS_NONE = 0,  /* identical, removed or skipped */
 	TD_CLASS_CLEAN = 1,
 	TD_CLASS_SAFE = 2,
-	TD_CLASS_DIRTY = 3
+	TD_CLASS_DIRTY = 3,
+	TD_CLASS_NEW = 4
 } td_class_t;
+
+#define TD_CLASS_COUNT 5
 
 /* Class boundaries: clean when distance < clean_below, dirty when distance >
  * dirty_above, safe otherwise (clean_below <= distance <= dirty_above). */
@@ -43,8 +51,8 @@ typedef struct td_thresholds {
 
 TD_EXTERN td_class_t td_classify(int distance, const td_thresholds_t *t);
 TD_EXTERN const char *td_status_name(td_status_t s); /* "identical", "modified", ... */
-TD_EXTERN const char *td_class_name(td_class_t c);   /* "clean", "safe", "dirty"; NULL for NONE */
-/* Parse "clean"/"safe"/"dirty"; returns TD_CLASS_NONE for anything else. */
+TD_EXTERN const char *td_class_name(td_class_t c);   /* "clean", "safe", "dirty", "new"; NULL for NONE */
+/* Parse "clean"/"safe"/"dirty"/"new"; returns TD_CLASS_NONE for anything else. */
 TD_EXTERN td_class_t td_class_parse(const char *name);
 
 /* Whether a kernel configuration builds a file (td_annotate). The values
@@ -55,6 +63,17 @@ typedef enum td_built {
 	TD_BUILT_YES = 1,      /* a .c, .S or .rs file it compiles */
 	TD_BUILT_SUPPORT = 2   /* any other file: headers, Makefiles, Kconfig, ... */
 } td_built_t;
+
+/* How a changed file relates to another version of a multi-version
+ * upstream database (td_origin_versions). */
+typedef enum td_version_match {
+	TD_VERSION_MATCH_NONE = 0,
+	TD_VERSION_MATCH_BACKPORT = 1, /* equal to a newer version's file: an upstream change taken early */
+	TD_VERSION_MATCH_ROLLBACK = 2  /* equal to an older version's file: upstream changes undone */
+} td_version_match_t;
+
+/* "backport", "rollback"; NULL for NONE. */
+TD_EXTERN const char *td_version_match_name(td_version_match_t m);
 
 /* How the upstream side of an added or modified file was found. */
 typedef enum td_origin_kind {
@@ -75,6 +94,7 @@ typedef struct td_change {
 	td_origin_kind_t origin_kind;
 	const td_file_t *origin;    /* moved/copied: the upstream file it came from */
 	const char *matches_version;/* equal to this upstream version's file (multi-version DB) */
+	td_version_match_t version_match; /* newer (backport) or older (rollback) than the base */
 	td_built_t built;           /* with a kernel config; else TD_BUILT_UNKNOWN */
 	const char *policy_class;   /* from the path policy; NULL without one */
 	double weight;              /* policy weight, 1.0 without a policy */
@@ -107,7 +127,7 @@ typedef struct td_totals {
 	uint64_t total_distance;      /* modified + added (removed files score nothing) */
 	uint64_t fallback_scored;     /* files scored by the fallback */
 	double total_risk;
-	td_class_totals_t by_class[4];/* indexed by td_class_t */
+	td_class_totals_t by_class[TD_CLASS_COUNT]; /* indexed by td_class_t */
 	td_build_totals_t by_built[3];/* indexed by td_built_t (NO, YES, SUPPORT); all 0
 				       * without a kernel config */
 } td_totals_t;

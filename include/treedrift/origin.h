@@ -3,13 +3,15 @@
  * reports:
  * - td_origin_versions: with a database of many upstream versions, a
  *   modified or added file that equals another version's file at its path
- *   (a backport, or a file left at an older release) gets matches_version.
+ *   gets matches_version: a backport when that version is newer than the
+ *   base, a rollback when it is older. Either is still drift from the base
+ *   and keeps its score.
  * - td_origin_find: an added file (and, with find_copies, a modified one)
  *   that equals an upstream file at another path is moved (distance 0); one
  *   whose nearest upstream file by TLSH distance is within the copy
  *   threshold is copied from it, and scores that distance instead of the
  *   distance of a wholly new file.
- * Both update the changes' scores and classes and then the totals. */
+ * td_origin_find updates the changes' scores and classes, and both the totals. */
 #ifndef TREEDRIFT_ORIGIN_H
 #define TREEDRIFT_ORIGIN_H
 
@@ -65,20 +67,28 @@ TD_EXTERN int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origi
 
 /* Mark the modified and added files of r that equal (by SHA-256, or link
  * target) the file at their path in a version of db other than
- * r->base_version: matches_version names it (the version nearest to the
- * base in td_version_label_cmp order; between two as near, the later),
- * and the file scores distance 0, class clean: it is upstream content,
- * not drift. It keeps its status, so it still counts as modified or added.
+ * r->base_version: matches_version names it and version_match says how.
+ * A version newer than the base (in td_version_label_cmp order) makes a
+ * backport, of the newest such version nearest to the base; only when no
+ * newer version holds the file, an older one makes a rollback, to the
+ * nearest. The file keeps its status, distance and class: it is still drift
+ * from the base, shown apart.
  * r must come from td_compare (the labels are kept with it) and have a
  * base_version that db holds; without one this does nothing. *marked (may
  * be NULL) gets the number of files marked. */
 TD_EXTERN int td_origin_versions(td_result_t *r, td_db_t *db, size_t *marked, td_error_t *err);
 
-/* How many listed changes of r carry each note: moved, copied, matches_version. */
+/* How many changes of r carry each note: moved, copied, or equal to another
+ * version's file (matches_version: backports and rollbacks, with the
+ * distance to the base that each group keeps). */
 typedef struct td_origin_counts {
 	uint64_t moved;
 	uint64_t copied;
 	uint64_t matches_version;
+	uint64_t backport;
+	uint64_t backport_distance;
+	uint64_t rollback;
+	uint64_t rollback_distance;
 } td_origin_counts_t;
 
 TD_EXTERN void td_origin_count(td_origin_counts_t *out, const td_result_t *r);

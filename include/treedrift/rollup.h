@@ -22,7 +22,7 @@ typedef struct td_rollup_row {
 	uint64_t distance;      /* sum over the modified and added files */
 	double risk;            /* sum of their risk */
 	uint64_t by_status[5];  /* files of each td_status_t, identical and skipped too */
-	uint64_t by_class[4];   /* files of each td_class_t (clean, safe, dirty; NONE unused) */
+	uint64_t by_class[TD_CLASS_COUNT]; /* files of each td_class_t (NONE unused) */
 } td_rollup_row_t;
 
 /* The rows, owned by the rollup. Only keys with at least one modified, added

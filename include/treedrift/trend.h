@@ -18,7 +18,7 @@ typedef struct td_trend_point {
 	uint64_t modified;
 	uint64_t added;
 	uint64_t removed;
-	uint64_t by_class[4];     /* files of each td_class_t */
+	uint64_t by_class[TD_CLASS_COUNT]; /* files of each td_class_t */
 } td_trend_point_t;
 
 /* Fill p from a finished comparison; label is copied. 0 or TD_ENOMEM. */

@@ -397,13 +397,9 @@ static int load_trees(td_tree_t **up, td_tree_t **tgt, td_analyzer_t *a, const c
 	return td_db_load(a->up_db, label, up, err);
 }
 
-/* compare, origins and annotate on the loaded trees (taken, also on
- * failure). other_versions: match files against the upstream database's
- * other versions too (not when ranking the versions themselves, where every
- * version is a candidate). */
+/* compare, origins and annotate on the loaded trees (taken, also on failure). */
 static int analyse_trees(td_result_t **out, td_analyzer_t *a, td_tree_t *up, td_tree_t *tgt,
-			 const td_kbuild_result_t *kb, const td_policy_t *policy, int other_versions,
-			 td_error_t *err)
+			 const td_kbuild_result_t *kb, const td_policy_t *policy, td_error_t *err)
 {
 	td_annotate_opts_t ao;
 	td_result_t *r = NULL;
@@ -415,8 +411,7 @@ static int analyse_trees(td_result_t **out, td_analyzer_t *a, td_tree_t *up, td_
 	td_origin_opts_t oo = a->o->origin;
 	if (!oo.threads)
 		oo.threads = a->lo.scan.jobs;
-	if ((other_versions && a->up_db && r->base_version &&
-	     (rc = td_origin_versions(r, a->up_db, NULL, err))) ||
+	if ((a->up_db && r->base_version && (rc = td_origin_versions(r, a->up_db, NULL, err))) ||
 	    (a->o->origins && (rc = td_origin_find(r, &oo, NULL, err))))
 		goto out;
 	td_annotate_opts_init(&ao);
@@ -454,7 +449,7 @@ int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, t
 	    (rc = choose_policy(&policy, a, tgt, impl, err)) ||
 	    (rc = prepare_trees(&kb, a, up, tgt, target, impl, err)))
 		goto out;
-	rc = analyse_trees(&impl->pub.result, a, up, tgt, kb, policy, 1, err);
+	rc = analyse_trees(&impl->pub.result, a, up, tgt, kb, policy, err);
 	up = tgt = NULL; /* taken by compare */
 	if (rc || (rc = td_analysis_summarise(&impl->pub, a->o->by_dir, a->o->by_class, a->maintainers,
 					      policy != NULL, err)))
@@ -534,7 +529,7 @@ static int score_version(void *ctx, td_base_candidate_t *c, td_error_t *err)
 	    (rc = choose_policy(&policy, s->a, tgt, &impl, err)) ||
 	    (rc = prepare_trees(&kb, s->a, up, tgt, s->target_spec, &impl, err)))
 		goto out;
-	rc = analyse_trees(&r, s->a, up, tgt, kb, policy, 0, err);
+	rc = analyse_trees(&r, s->a, up, tgt, kb, policy, err);
 	up = tgt = NULL;
 	if (rc)
 		goto out;

@@ -17,7 +17,7 @@ int td_trend_point_init(td_trend_point_t *p, const char *label, const td_result_
 	p->modified = r->totals.modified;
 	p->added = r->totals.added;
 	p->removed = r->totals.removed;
-	for (int c = 0; c < 4; c++)
+	for (int c = 0; c < TD_CLASS_COUNT; c++)
 		p->by_class[c] = r->totals.by_class[c].files;
 	return TD_OK;
 }

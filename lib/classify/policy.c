@@ -626,7 +626,7 @@ int td_policy_apply(const td_policy_t *p, td_result_t *r)
 		c->policy_class = m.class_name;
 		c->weight = m.weight;
 		c->risk = (double)c->distance * m.weight;
-		if (m.has_thresholds &&
+		if (m.has_thresholds && c->cls != TD_CLASS_NEW &&
 		    (c->status == TD_STATUS_MODIFIED || c->status == TD_STATUS_ADDED)) {
 			td_thresholds_t t;
 

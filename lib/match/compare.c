@@ -31,13 +31,19 @@ const char *td_status_name(td_status_t s)
 
 const char *td_class_name(td_class_t c)
 {
-	static const char *const names[] = { NULL, "clean", "safe", "dirty" };
-	return (unsigned)c < 4 ? names[c] : NULL;
+	static const char *const names[TD_CLASS_COUNT] = { NULL, "clean", "safe", "dirty", "new" };
+	return (unsigned)c < TD_CLASS_COUNT ? names[c] : NULL;
+}
+
+const char *td_version_match_name(td_version_match_t m)
+{
+	static const char *const names[] = { NULL, "backport", "rollback" };
+	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : NULL;
 }
 
 td_class_t td_class_parse(const char *name)
 {
-	for (int c = TD_CLASS_CLEAN; c <= TD_CLASS_DIRTY; c++)
+	for (int c = TD_CLASS_CLEAN; c < TD_CLASS_COUNT; c++)
 		if (name && !strcmp(name, td_class_name((td_class_t)c)))
 			return (td_class_t)c;
 	return TD_CLASS_NONE;
@@ -113,7 +119,7 @@ static void fill_change(td_change_t *c, const td_file_t *u, const td_file_t *t,
 	if (!u) {
 		c->status = TD_STATUS_ADDED;
 		c->distance = o->added_distance;
-		c->cls = td_classify(c->distance, &o->thresholds);
+		c->cls = TD_CLASS_NEW;
 	} else if (!t) {
 		c->status = TD_STATUS_REMOVED;
 	} else if (same_content(u, t)) {
@@ -179,7 +185,7 @@ void td_result_update_totals(td_result_t *r)
 		t->fallback_scored += c->fallback != 0;
 		t->total_risk += c->risk;
 		add_build_totals(t, c);
-		if ((unsigned)c->cls < 4) {
+		if ((unsigned)c->cls < TD_CLASS_COUNT) {
 			t->by_class[c->cls].files++;
 			t->by_class[c->cls].distance += (uint64_t)c->distance;
 		}

@@ -511,23 +511,23 @@ static int label_ranks(size_t **out, const td_version_t *v, size_t nv)
 	return TD_OK;
 }
 
-/* Of the versions holding a file, the one nearest to base in label order,
- * the later of two as near; SIZE_MAX when only base holds it. */
+/* Of the versions holding a file, the newer one nearest to base in label
+ * order, else the older one nearest to it; SIZE_MAX when only base holds
+ * it. */
 static size_t nearest_version(const uint32_t *vs, size_t n, size_t base, const size_t *rank)
 {
-	size_t best = SIZE_MAX, best_gap = SIZE_MAX;
+	size_t newer = SIZE_MAX, older = SIZE_MAX;
 
 	for (size_t k = 0; k < n; k++) {
-		size_t v = vs[k], gap;
+		size_t v = vs[k];
 		if (v == base)
 			continue;
-		gap = rank[v] > rank[base] ? rank[v] - rank[base] : rank[base] - rank[v];
-		if (gap < best_gap || (gap == best_gap && rank[v] > rank[best])) {
-			best = v;
-			best_gap = gap;
-		}
+		if (rank[v] > rank[base] && (newer == SIZE_MAX || rank[v] < rank[newer]))
+			newer = v;
+		else if (rank[v] < rank[base] && (older == SIZE_MAX || rank[v] > rank[older]))
+			older = v;
 	}
-	return best;
+	return newer != SIZE_MAX ? newer : older;
 }
 
 int td_origin_versions(td_result_t *r, td_db_t *db, size_t *marked, td_error_t *err)
@@ -576,12 +576,7 @@ int td_origin_versions(td_result_t *r, td_db_t *db, size_t *marked, td_error_t *
 			goto out;
 		}
 		c->matches_version = labels[best];
-		c->origin_kind = TD_ORIGIN_SAME_PATH;
-		c->origin = NULL;
-		c->distance = 0;
-		c->fallback = 0;
-		c->cls = td_classify(0, &r->thresholds);
-		c->risk = 0;
+		c->version_match = rank[best] > rank[base] ? TD_VERSION_MATCH_BACKPORT : TD_VERSION_MATCH_ROLLBACK;
 		count++;
 	}
 	td_result_update_totals(r);
@@ -600,9 +595,16 @@ void td_origin_count(td_origin_counts_t *out, const td_result_t *r)
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < r->count; i++) {
 		const td_change_t *c = &r->changes[i];
-		if (c->matches_version)
+		if (c->matches_version) {
 			out->matches_version++;
-		else if (c->origin && c->origin_kind == TD_ORIGIN_MOVED)
+			if (c->version_match == TD_VERSION_MATCH_BACKPORT) {
+				out->backport++;
+				out->backport_distance += (uint64_t)c->distance;
+			} else {
+				out->rollback++;
+				out->rollback_distance += (uint64_t)c->distance;
+			}
+		} else if (c->origin && c->origin_kind == TD_ORIGIN_MOVED)
 			out->moved++;
 		else if (c->origin && c->origin_kind == TD_ORIGIN_COPIED)
 			out->copied++;

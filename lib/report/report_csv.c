@@ -13,7 +13,7 @@
  * are only ever appended. */
 static const char csv_header[] =
 	"path,status,class,distance,fallback,size,upstream_size,origin,origin_distance,"
-	"matches_version,policy_class,risk,built\r\n";
+	"matches_version,policy_class,risk,built,version_match\r\n";
 
 static int needs_quotes(const char *s, size_t len)
 {
@@ -99,6 +99,7 @@ static void csv_row(FILE *f, const td_change_t *c, int policy)
 		fputc(',', f);
 	}
 	csv_cstr(f, built_name(c->built));
+	csv_cstr(f, td_version_match_name(c->version_match));
 	fputs("\r\n", f);
 }
 

@@ -82,7 +82,8 @@ static void file_component(FILE *f, const td_result_t *r, const td_change_t *c, 
 	const td_file_t *file = td_report_change_file(c);
 	const td_file_t *anc = ancestor_file(c);
 	const char *base = r->base_version;
-	int backport = c->matches_version && (!base || strcmp(c->matches_version, base));
+	int backport = c->matches_version && c->version_match == TD_VERSION_MATCH_BACKPORT &&
+		       (!base || strcmp(c->matches_version, base));
 	int first = 1;
 	char num[TD_REPORT_NUM_MAX];
 
@@ -114,16 +115,19 @@ static void file_component(FILE *f, const td_result_t *r, const td_change_t *c, 
 		property_hex(f, &first, "path_bytes", file->path, file->path_len);
 	if (c->origin_kind == TD_ORIGIN_MOVED || c->origin_kind == TD_ORIGIN_COPIED)
 		property_c(f, &first, "origin", c->origin_kind == TD_ORIGIN_MOVED ? "moved" : "copied");
-	if (c->matches_version)
+	if (c->matches_version) {
 		property_c(f, &first, "matches_version", c->matches_version);
+		property_c(f, &first, "version_match", td_version_match_name(c->version_match));
+	}
 	if (policy && c->policy_class)
 		property_c(f, &first, "policy_class", c->policy_class);
 	if (policy && isfinite(c->risk)) {
 		td_report_fixed(num, c->risk, 1);
 		property_c(f, &first, "risk", num);
 	}
-	if (c->built == 0 || c->built == 1 || c->built == 2)
-		property_c(f, &first, "built", c->built == 1 ? "yes" : c->built == 2 ? "support" : "no");
+	if (c->built != TD_BUILT_UNKNOWN)
+		property_c(f, &first, "built", c->built == TD_BUILT_YES ? "yes" :
+					       c->built == TD_BUILT_SUPPORT ? "support" : "no");
 	fputs("\n      ]\n    }", f);
 }
 
@@ -135,7 +139,7 @@ static void totals_properties(FILE *f, const td_result_t *r)
 		{ "removed", t->removed }, { "skipped", t->skipped },
 		{ "total_distance", t->total_distance },
 		{ "clean", t->by_class[TD_CLASS_CLEAN].files }, { "safe", t->by_class[TD_CLASS_SAFE].files },
-		{ "dirty", t->by_class[TD_CLASS_DIRTY].files },
+		{ "dirty", t->by_class[TD_CLASS_DIRTY].files }, { "new", t->by_class[TD_CLASS_NEW].files },
 	};
 	int first = 1;
 	char num[32];

@@ -69,11 +69,12 @@ static const char css[] =
 	"#files tr[data-c=clean] td:nth-child(3){color:#1a7f37}"
 	"#files tr[data-c=safe] td:nth-child(3){color:#9a6700}"
 	"#files tr[data-c=dirty] td:nth-child(3){color:#cf222e;font-weight:600}"
+	"#files tr[data-c=new] td:nth-child(3){color:#0969da}"
 	"#files tbody tr:nth-child(even){background:#f7f7f7}"
 	"#files th{cursor:pointer;position:sticky;top:0}"
 	"#files th[aria-sort=ascending]::after{content:' \\25b2'}"
 	"#files th[aria-sort=descending]::after{content:' \\25bc'}"
-	".clean{color:#1a7f37}.safe{color:#9a6700}.dirty{color:#cf222e;font-weight:600}"
+	".clean{color:#1a7f37}.safe{color:#9a6700}.dirty{color:#cf222e;font-weight:600}.new{color:#0969da}"
 	"dl.meta{display:grid;grid-template-columns:max-content auto;gap:2px 12px}"
 	"dl.meta dt{font-weight:600}dl.meta dd{margin:0;font-family:monospace;word-break:break-all}"
 	"svg{max-width:100%;height:auto;font:11px sans-serif}"
@@ -178,7 +179,7 @@ static void write_summary(FILE *f, const td_result_t *r, int policy)
 	fputs("</td><td></td></tr>\n<tr><td>skipped</td><td class=\"n\">", f);
 	put_u64(f, tt->skipped);
 	fputs("</td><td></td></tr>\n", f);
-	for (int c = TD_CLASS_CLEAN; c <= TD_CLASS_DIRTY; c++) {
+	for (int c = TD_CLASS_CLEAN; c < TD_CLASS_COUNT; c++) {
 		fprintf(f, "<tr><td class=\"%s\">%s</td><td class=\"n\">", class_css((td_class_t)c),
 			td_class_name((td_class_t)c));
 		put_u64(f, tt->by_class[c].files);
@@ -536,7 +537,7 @@ static void write_row(FILE *f, const td_change_t *c, int policy)
 		fputs(c->origin_kind == TD_ORIGIN_MOVED ? " (moved)" : " (copied)", f);
 	}
 	if (c->matches_version) {
-		fputs(" = ", f);
+		fputs(c->version_match == TD_VERSION_MATCH_ROLLBACK ? " rollback to " : " backport of ", f);
 		html_cstr(f, c->matches_version);
 	}
 	fputs("\n", f);
@@ -547,7 +548,7 @@ static void write_table(FILE *f, const td_result_t *r, const size_t *idx, size_t
 	fputs("<h2 id=\"files-title\">Files</h2>\n"
 	      "<div id=\"ctl\" hidden><label>path contains <input id=\"q\" type=\"search\"></label>"
 	      "<label>class <select id=\"fc\"><option value=\"\">any</option><option>clean</option>"
-	      "<option>safe</option><option>dirty</option></select></label>"
+	      "<option>safe</option><option>dirty</option><option>new</option></select></label>"
 	      "<label>status <select id=\"fs\"><option value=\"\">any</option><option>modified</option>"
 	      "<option>added</option><option>removed</option><option>skipped</option>"
 	      "<option>identical</option></select></label><span id=\"count\"></span></div>\n", f);

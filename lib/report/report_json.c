@@ -124,7 +124,7 @@ static void json_totals(FILE *f, const td_totals_t *t, int build_info)
 		t->total_distance, t->fallback_scored);
 	json_decimal(f, t->total_risk, 1, 0);
 	fputs(",\n    \"classes\": {", f);
-	for (td_class_t cls = TD_CLASS_CLEAN; cls <= TD_CLASS_DIRTY; cls++)
+	for (td_class_t cls = TD_CLASS_CLEAN; cls < TD_CLASS_COUNT; cls++)
 		fprintf(f, "%s\"%s\": {\"files\": %" PRIu64 ", \"distance\": %" PRIu64 "}",
 			cls == TD_CLASS_CLEAN ? "" : ", ", td_class_name(cls),
 			t->by_class[cls].files, t->by_class[cls].distance);
@@ -166,11 +166,11 @@ static void json_rollup_rows(FILE *f, const td_rollup_t *ru)
 		json_decimal(f, row->risk, 1, 0);
 		fprintf(f, ", \"identical\": %" PRIu64 ", \"modified\": %" PRIu64 ", \"added\": %" PRIu64
 			", \"removed\": %" PRIu64 ", \"skipped\": %" PRIu64 ", \"clean\": %" PRIu64
-			", \"safe\": %" PRIu64 ", \"dirty\": %" PRIu64 "}",
+			", \"safe\": %" PRIu64 ", \"dirty\": %" PRIu64 ", \"new\": %" PRIu64 "}",
 			row->by_status[TD_STATUS_IDENTICAL], row->by_status[TD_STATUS_MODIFIED],
 			row->by_status[TD_STATUS_ADDED], row->by_status[TD_STATUS_REMOVED],
 			row->by_status[TD_STATUS_SKIPPED], row->by_class[TD_CLASS_CLEAN],
-			row->by_class[TD_CLASS_SAFE], row->by_class[TD_CLASS_DIRTY]);
+			row->by_class[TD_CLASS_SAFE], row->by_class[TD_CLASS_DIRTY], row->by_class[TD_CLASS_NEW]);
 	}
 	fputs(ru->count ? "\n    ]" : "]", f);
 }
@@ -206,7 +206,9 @@ static void json_origin_counts(FILE *f, const td_analysis_t *a)
 	const td_origin_counts_t n = a->origin_counts;
 
 	fprintf(f, "  \"origins\": {\"moved\": %" PRIu64 ", \"copied\": %" PRIu64
-		", \"matches_version\": %" PRIu64 "},\n", n.moved, n.copied, n.matches_version);
+		", \"matches_version\": %" PRIu64 ", \"backport\": %" PRIu64 ", \"backport_distance\": %" PRIu64
+		", \"rollback\": %" PRIu64 ", \"rollback_distance\": %" PRIu64 "},\n", n.moved, n.copied,
+		n.matches_version, n.backport, n.backport_distance, n.rollback, n.rollback_distance);
 }
 
 static const char *entry_type_name(td_entry_type_t type)
@@ -325,6 +327,8 @@ static void json_change(FILE *f, const td_change_t *c, int policy, int build_inf
 	json_origin(f, c);
 	fputs(", \"matches_version\": ", f);
 	json_cstr(f, c->matches_version);
+	fputs(", \"version_match\": ", f);
+	json_cstr(f, td_version_match_name(c->version_match));
 	if (build_info)
 		json_built(f, c);
 	if (policy)

@@ -59,7 +59,7 @@ static void md_origin(FILE *f, const td_change_t *c)
 		fputs("none", f);
 	}
 	if (c->matches_version) {
-		fputs("; equals ", f);
+		fputs(c->version_match == TD_VERSION_MATCH_ROLLBACK ? "; rollback to " : "; backport of ", f);
 		md_cstr(f, c->matches_version);
 	}
 }
@@ -121,7 +121,7 @@ int td_report_markdown(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	fprintf(f, "| added | %" PRIu64 " | %" PRIu64 " |\n", t->added, t->added_distance);
 	fprintf(f, "| removed | %" PRIu64 " | |\n", t->removed);
 	fprintf(f, "| skipped | %" PRIu64 " | |\n", t->skipped);
-	for (int c = TD_CLASS_CLEAN; c <= TD_CLASS_DIRTY; c++)
+	for (int c = TD_CLASS_CLEAN; c < TD_CLASS_COUNT; c++)
 		fprintf(f, "| %s | %" PRIu64 " | %" PRIu64 " |\n", td_class_name((td_class_t)c),
 			t->by_class[c].files, t->by_class[c].distance);
 	fprintf(f, "| **total** | %" PRIu64 " | %" PRIu64 " |\n\n", t->mismatched, t->total_distance);

@@ -24,6 +24,7 @@ static const char *class_color(td_class_t cls)
 	case TD_CLASS_CLEAN: return "\033[32m";
 	case TD_CLASS_SAFE: return "\033[33m";
 	case TD_CLASS_DIRTY: return "\033[31m";
+	case TD_CLASS_NEW: return "\033[36m";
 	default: return NULL;
 	}
 }
@@ -192,7 +193,7 @@ static void put_annotations(FILE *f, const td_change_t *c, int policy)
 		fprintf(f, ", distance %d)", c->distance);
 	}
 	if (c->matches_version) {
-		fputs("  (matches ", f);
+		fputs(c->version_match == TD_VERSION_MATCH_ROLLBACK ? "  (rollback to " : "  (backport of ", f);
 		put_escaped_str(f, c->matches_version);
 		fputc(')', f);
 	}
@@ -348,7 +349,7 @@ static void put_totals(FILE *f, const td_result_t *r, const td_view_t *v, int po
 	fprintf(f, "  %" PRIu64 " bytes\n", t->removed_bytes);
 	put_count(f, "skipped", NULL, t->skipped);
 	fputc('\n', f);
-	for (td_class_t cls = TD_CLASS_CLEAN; cls <= TD_CLASS_DIRTY; cls++) {
+	for (td_class_t cls = TD_CLASS_CLEAN; cls < TD_CLASS_COUNT; cls++) {
 		put_count(f, td_class_name(cls), v->color ? class_color(cls) : NULL, t->by_class[cls].files);
 		fprintf(f, "  distance %" PRIu64 "\n", t->by_class[cls].distance);
 	}
@@ -408,8 +409,8 @@ static void put_rollups(FILE *f, const td_analysis_t *a, int policy)
 		put_rollup(f, "By MAINTAINERS subsystem", "subsystem", a->subsystem_rollup, policy);
 }
 
-/* The files explained by an origin, when there are any: moved, copied, or
- * equal to another upstream version's file. */
+/* The files explained by an origin, when there are any: moved, copied, and
+ * when some file equals another upstream version's, backports and rollbacks. */
 static void put_origin_totals(FILE *f, const td_analysis_t *a)
 {
 	const td_origin_counts_t n = a->origin_counts;
@@ -420,8 +421,12 @@ static void put_origin_totals(FILE *f, const td_analysis_t *a)
 	fputc('\n', f);
 	put_count(f, "copied", NULL, n.copied);
 	fputc('\n', f);
-	put_count(f, "other version", NULL, n.matches_version);
-	fputc('\n', f);
+	if (!n.matches_version)
+		return;
+	put_count(f, "backport", NULL, n.backport);
+	fprintf(f, "  distance %" PRIu64 "  (equal to a newer upstream version)\n", n.backport_distance);
+	put_count(f, "rollback", NULL, n.rollback);
+	fprintf(f, "  distance %" PRIu64 "  (equal to an older upstream version)\n", n.rollback_distance);
 }
 
 int td_report_text(FILE *f, const td_analysis_t *a, const td_view_t *v)

@@ -23,7 +23,7 @@ s=0; "$TD" trend -q --base v1.0 --svg "$TMP/t.svg" "$TMP/up.db" "$TMP/r1" "$TMP/
 	>"$TMP/out" 2>"$TMP/err" || s=$?
 check_eq "trend exit" "$s" 0
 check_eq "table rows" "$(wc -l <"$TMP/out")" 4
-check_eq "header" "$(head -1 "$TMP/out" | tr -s ' ')" "release distance modified added removed clean safe dirty"
+check_eq "header" "$(head -1 "$TMP/out" | tr -s ' ')" "release distance modified added removed clean safe dirty new"
 check_eq "labels" "$(awk 'NR > 1 { print $1 }' "$TMP/out" | tr '\n' ' ')" "r1 r2.tar bsp-3 "
 check_eq "modified" "$(awk 'NR > 1 { print $3 }' "$TMP/out" | tr '\n' ' ')" "1 2 4 "
 check_eq "added" "$(awk 'NR > 1 { print $4 }' "$TMP/out" | tr '\n' ' ')" "0 1 2 "

@@ -98,7 +98,7 @@ static void test_statuses(void)
 	CHECK(c && c->status == TD_STATUS_REMOVED && c->distance == 0 && c->cls == TD_CLASS_NONE);
 	c = fx_change(r, "drivers/new.c");
 	CHECK(c && c->status == TD_STATUS_ADDED && c->distance == TD_DEFAULT_ADDED_DISTANCE &&
-	      c->cls == TD_CLASS_DIRTY && c->upstream == NULL);
+	      c->cls == TD_CLASS_NEW && c->upstream == NULL);
 	/* symlinks: edit distance of the target texts, 1 byte of 8: 300 / 8, rounded */
 	c = fx_change(r, "link");
 	CHECK(c && c->status == TD_STATUS_MODIFIED && c->fallback && c->distance == 38);
@@ -122,9 +122,11 @@ static void test_statuses(void)
 	CHECK_INT(r->totals.fallback_scored, 3);
 	CHECK_INT(r->totals.total_distance, r->totals.modified_distance + r->totals.added_distance);
 	CHECK_INT(r->totals.by_class[TD_CLASS_CLEAN].files + r->totals.by_class[TD_CLASS_SAFE].files +
-		  r->totals.by_class[TD_CLASS_DIRTY].files, 6);
+		  r->totals.by_class[TD_CLASS_DIRTY].files, 5);
+	CHECK_INT(r->totals.by_class[TD_CLASS_NEW].files, 1); /* drivers/new.c */
 	CHECK_INT(r->totals.by_class[TD_CLASS_CLEAN].distance + r->totals.by_class[TD_CLASS_SAFE].distance +
-		  r->totals.by_class[TD_CLASS_DIRTY].distance, r->totals.total_distance);
+		  r->totals.by_class[TD_CLASS_DIRTY].distance + r->totals.by_class[TD_CLASS_NEW].distance,
+		  r->totals.total_distance);
 	CHECK(r->totals.total_risk == (double)r->totals.total_distance);
 	/* changes come in path order */
 	for (size_t i = 1; i < r->count; i++) {
@@ -171,7 +173,7 @@ static void test_scope_and_options(void)
 	CHECK_INT(r->count, 2); /* drivers/x.c and drivers/y.c */
 	CHECK(fx_change(r, "drivers/x.h") == NULL && fx_change(r, "kernel/z.c") == NULL);
 	CHECK(fx_change(r, "drivers/y.c") && fx_change(r, "drivers/y.c")->distance == 42 &&
-	      fx_change(r, "drivers/y.c")->cls == TD_CLASS_CLEAN);
+	      fx_change(r, "drivers/y.c")->cls == TD_CLASS_NEW);
 	with_len = fx_change(r, "drivers/x.c") ? fx_change(r, "drivers/x.c")->distance : -1;
 	td_result_free(r);
 	r = NULL;

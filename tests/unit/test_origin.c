@@ -74,7 +74,8 @@ static void test_moved_and_copied(void)
 	c = fx_change(r, "drivers/net/foo_vendor.c");
 	CHECK_INT(r->totals.added, 5);
 	CHECK_INT(r->totals.added_distance, 600 + (uint64_t)(c ? c->distance : 0));
-	CHECK_INT(r->totals.by_class[TD_CLASS_DIRTY].files, 2);
+	CHECK_INT(r->totals.by_class[TD_CLASS_NEW].files, 2); /* the two without an origin */
+	CHECK_INT(r->totals.by_class[TD_CLASS_DIRTY].files, 0);
 	{
 		td_origin_counts_t n;
 		td_origin_count(&n, r);
@@ -315,8 +316,9 @@ static void test_versions(void)
 		/* late.c only in v1.11 */
 		if (v == 3)
 			fx_add_text(t, "late.c", 30, 3000);
-		/* mid.c differs in every version */
+		/* mid.c and rolled.c differ in every version */
 		fx_add_text(t, "mid.c", 40 + (uint64_t)v, 3000);
+		fx_add_text(t, "rolled.c", 60 + (uint64_t)v, 3000);
 		fx_db_add(db, t);
 		td_tree_free(t);
 	}
@@ -327,19 +329,39 @@ static void test_versions(void)
 	fx_add_text(tgt, "late.c", 30, 3000);  /* added; as v1.11 */
 	fx_add_text(tgt, "mid.c", 40, 3000);   /* as v1.10 */
 	fx_add_text(tgt, "own.c", 50, 3000);   /* nowhere */
+	fx_add_text(tgt, "rolled.c", 61, 3000); /* as v1.2, older than the base */
 	r = compare(up, tgt);
+	int back_distance = fx_change(r, "back.c")->distance;
+	td_class_t back_class = fx_change(r, "back.c")->cls;
+	uint64_t total = r->totals.total_distance;
 	CHECK(td_origin_versions(r, h, &marked, &err) == 0);
-	CHECK_INT(marked, 3);
+	CHECK_INT(marked, 4);
 	CHECK_STR(fx_change(r, "back.c")->matches_version, "v1.10");
 	CHECK_STR(fx_change(r, "late.c")->matches_version, "v1.11");
 	CHECK_STR(fx_change(r, "mid.c")->matches_version, "v1.10");
+	CHECK_STR(fx_change(r, "rolled.c")->matches_version, "v1.2");
 	CHECK(!fx_change(r, "own.c")->matches_version);
+	CHECK_INT(fx_change(r, "back.c")->version_match, TD_VERSION_MATCH_BACKPORT);
+	CHECK_INT(fx_change(r, "late.c")->version_match, TD_VERSION_MATCH_BACKPORT);
+	CHECK_INT(fx_change(r, "rolled.c")->version_match, TD_VERSION_MATCH_ROLLBACK);
+	CHECK_INT(fx_change(r, "own.c")->version_match, TD_VERSION_MATCH_NONE);
 	CHECK_INT(fx_change(r, "late.c")->status, TD_STATUS_ADDED);
-	CHECK_INT(fx_change(r, "back.c")->distance, 0);
-	CHECK_INT(fx_change(r, "back.c")->cls, TD_CLASS_CLEAN);
-	CHECK_INT(r->totals.modified, 2);
+	/* A version match is still drift from the base: score and class stay. */
+	CHECK(back_distance > 0);
+	CHECK_INT(fx_change(r, "back.c")->distance, back_distance);
+	CHECK_INT(fx_change(r, "back.c")->cls, back_class);
+	CHECK(fx_change(r, "rolled.c")->distance > 0);
+	CHECK_INT(r->totals.modified, 3);
 	CHECK_INT(r->totals.added, 2);
-	CHECK_INT(r->totals.total_distance, TD_DEFAULT_ADDED_DISTANCE);
+	CHECK_INT(r->totals.total_distance, total);
+	{
+		td_origin_counts_t n;
+		td_origin_count(&n, r);
+		CHECK_INT(n.matches_version, 4);
+		CHECK_INT(n.backport, 3);
+		CHECK_INT(n.rollback, 1);
+		CHECK_INT(n.rollback_distance, (uint64_t)fx_change(r, "rolled.c")->distance);
+	}
 	/* td_origin_find leaves them alone. */
 	CHECK(td_origin_find(r, NULL, NULL, &err) == 0);
 	CHECK(!fx_change(r, "late.c")->origin);

@@ -207,8 +207,9 @@ static void fixture_init(td_result_t *r, int with_policy)
 	c[C_NET_MOVED]->origin = td_tree_find(up, P("drivers/net/orig.c"));
 	score(c[C_HEADER], 75, TD_CLASS_SAFE, 0);
 	c[C_HEADER]->matches_version = "v6.1.5";
+	c[C_HEADER]->version_match = TD_VERSION_MATCH_BACKPORT;
 	score(c[C_SCHED], 312, TD_CLASS_DIRTY, 0);
-	score(c[C_EVIL], 300, TD_CLASS_DIRTY, 0);
+	score(c[C_EVIL], 300, TD_CLASS_NEW, 0);
 
 	if (with_policy) {
 		set_policy(c[C_MAKEFILE], "build", 0.5, 2);
@@ -435,7 +436,7 @@ static char *expected_paths(const td_result_t *r, const td_view_t *v, int with_o
 		const td_change_t *c = &r->changes[idx[i]];
 		const td_file_t *file = c->target ? c->target : c->upstream;
 		if (with_origin)
-			fputs("13 ", f);
+			fputs("14 ", f);
 		hex_append(f, file->path, file->path_len);
 		if (with_origin) {
 			fputc(' ', f);
@@ -511,7 +512,7 @@ static void test_view(void)
 
 	/* A class filter leaves out what has no class. */
 	v.only_classes = 1u << TD_CLASS_DIRTY;
-	SELECTS(&r, &v, "dirty", C_NASTY, C_SCHED, C_EVIL);
+	SELECTS(&r, &v, "dirty", C_NASTY, C_SCHED);
 	v.only_classes = (1u << TD_CLASS_CLEAN) | (1u << TD_CLASS_SAFE);
 	SELECTS(&r, &v, "clean and safe", C_GPU_NEW, C_GPU_OLD, C_NET_MOVED, C_HEADER);
 	v.only_statuses = 1u << TD_STATUS_MODIFIED;
@@ -526,7 +527,7 @@ static void test_view(void)
 	SELECTS(&r, &v, "by distance", C_SCHED, C_EVIL, C_NASTY, C_GPU_NEW, C_HEADER, C_GPU_OLD,
 		C_COMMA, C_NET_MOVED, C_NET_ORIG, C_FIFO, C_SECRET);
 	v.only_classes = 1u << TD_CLASS_DIRTY;
-	SELECTS(&r, &v, "dirty by distance", C_SCHED, C_EVIL, C_NASTY);
+	SELECTS(&r, &v, "dirty by distance", C_SCHED, C_NASTY);
 	fixture_release(&r);
 
 	/* Risk, highest first: 624, 300, 210, 112.5, 22.5, 3.996, then 0 by path. */
@@ -693,7 +694,7 @@ static void test_text(void)
 	v.sort = TD_SORT_DISTANCE;
 	out = render(td_report_text, &r, &v, &len);
 	check_golden("text-dirty-by-distance", out, len);
-	CHECK(strstr(out, "9 mismatched files (3 listed):\n") != NULL);
+	CHECK(strstr(out, "9 mismatched files (2 listed):\n") != NULL);
 	CHECK(strstr(out, "Skipped files") == NULL);
 	free(out);
 	fixture_release(&r);
@@ -722,7 +723,7 @@ static const char json_check_py[] =
 	"with open(sys.argv[1], 'rb') as fh:\n"
 	"    raw = fh.read()\n"
 	"doc = json.loads(raw.decode('utf-8'), parse_constant=reject)\n"
-	"assert doc['schema'] == 1 and doc['tool'] == 'treedrift', doc\n"
+	"assert doc['schema'] == 2 and doc['tool'] == 'treedrift', doc\n"
 	"try:\n"
 	"    import jsonschema\n"
 	"except ImportError:\n"
@@ -813,7 +814,7 @@ static void test_json(void)
 	CHECK(strstr(out, "\"total_risk\": null,") != NULL);
 	free(out);
 	out = render(td_report_csv, &r, &v, &len);
-	CHECK(strstr(out, "\r\nkernel/sched/core.c,modified,dirty,312,0,310000,300000,,,,core,,yes\r\n") != NULL);
+	CHECK(strstr(out, "\r\nkernel/sched/core.c,modified,dirty,312,0,310000,300000,,,,core,,yes,\r\n") != NULL);
 	free(out);
 	fixture_release(&r);
 
@@ -841,7 +842,7 @@ static const char csv_check_py[] =
 	"    raw = fh.read()\n"
 	"rows = list(csv.reader(io.StringIO(raw, newline=''), strict=True))\n"
 	"header = 'path,status,class,distance,fallback,size,upstream_size,origin,origin_distance,' \\\n"
-	"    'matches_version,policy_class,risk,built'.split(',')\n"
+	"    'matches_version,policy_class,risk,built,version_match'.split(',')\n"
 	"assert rows[0] == header, rows[0]\n"
 	"again = io.StringIO(newline='')\n"
 	"csv.writer(again, lineterminator='\\r\\n').writerows(rows)\n"
@@ -867,7 +868,7 @@ static void test_csv(void)
 	out = render(td_report_csv, &r, &v, &len);
 	check_golden("csv", out, len);
 	check_csv_parses(&r, &v, out, len);
-	CHECK(strstr(out, "\r\n\"a\n\"\"<script>,\xff.c\",modified,dirty,210,1,44,40,,,,,,\r\n") != NULL);
+	CHECK(strstr(out, "\r\n\"a\n\"\"<script>,\xff.c\",modified,dirty,210,1,44,40,,,,,,,\r\n") != NULL);
 	free(out);
 
 	v.show_identical = 1;

@@ -76,6 +76,7 @@ static td_result_t *fixture(void)
 			c->risk = 0;
 		} else if (!strcmp(f->path, "a/mod.c")) {
 			c->matches_version = "v1.1";
+			c->version_match = TD_VERSION_MATCH_BACKPORT;
 			c->policy_class = "driver";
 			c->weight = 2.0;
 			c->risk = 2.0 * c->distance;
@@ -122,7 +123,7 @@ static void test_html(const td_result_t *r)
 	CHECK(strstr(s, "<script>x") == NULL);
 	CHECK(strstr(s, "a/old.c (moved)") != NULL);
 	CHECK(strstr(s, "a/mod.c (copied)") != NULL);
-	CHECK(strstr(s, " = v1.1") != NULL);
+	CHECK(strstr(s, " backport of v1.1") != NULL);
 	CHECK(strstr(s, "<td>x&lt;y&gt;") != NULL);       /* the policy class */
 	CHECK(strstr(s, "data-col=\"risk\"") != NULL);
 	CHECK(strstr(s, "bsp &lt;1&gt; against v1.0") != NULL);
@@ -138,7 +139,7 @@ static void test_markdown(const td_result_t *r)
 	CHECK(strstr(s, "| d/\\<script\\>x\"\\&'\\|\\\\377.c | added | 50 | x\\<y\\> |") != NULL);
 	CHECK(strstr(s, "| b/moved.c | added | 300 | other | 0 | clean | 0.0 | a/old.c (moved) |") != NULL);
 	CHECK(strstr(s, "| a/mod.c | modified | 250 | driver |") != NULL);
-	CHECK(strstr(s, "; equals v1.1 |") != NULL);
+	CHECK(strstr(s, "; backport of v1.1 |") != NULL);
 	CHECK(strstr(s, "## Removed files\n\n| path | upstream size |\n|---|---:|\n| a/old.c | 300 |\n") != NULL);
 	free(s);
 }
