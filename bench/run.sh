@@ -12,6 +12,9 @@
 #   BENCH_COMPARE_TREE     tree compared against the scan DB
 #                          (default trees/linux-6.12.118-1~deb12u1)
 #   BENCH_TLSH             0 skips the tlsh -r reference row (the slowest)
+#   BENCH_TLSH_LOOPS       TLSH counting loops to time the treedrift rows with,
+#                          e.g. "avx512 avx2 scalar" (each forced with
+#                          TD_TLSH_LOOP); default: only the loop treedrift picks
 #   BENCH_WORK             scratch DBs (default work/ in the cache)
 #   BENCH_RESULTS          reports (default results/ in the cache)
 #
@@ -27,6 +30,7 @@ WARMUP=${BENCH_WARMUP:-1}
 TREE=${BENCH_TREE:-$CACHE/trees/linux-6.1.192-3}
 OTHER=${BENCH_COMPARE_TREE:-$CACHE/trees/linux-6.12.118-1~deb12u1}
 WANT_TLSH=${BENCH_TLSH:-1}
+read -r -a LOOPS <<<"${BENCH_TLSH_LOOPS:-}"
 WORK=${BENCH_WORK:-$CACHE/work}
 RESULTS=${BENCH_RESULTS:-$CACHE/results}
 RAW=$RESULTS/raw
@@ -172,16 +176,46 @@ check() {
             if (x != "" && k ~ /^[0-9]+$/) ok = ok && k / 1024 < x
             print (ok ? "met" : "not met")
         }')
-    echo "- $label: **$verdict** ($(printf '%.2f' "$mean") s; runs $(printf '%.2f' "$lo") to $(printf '%.2f' "$hi") s)"
+    echo "- $label: **$verdict** ($(printf '%.2f' "$mean") s, $(awk -v m="$mean" -v f="$floor" 'BEGIN { printf "%.2f", m / f }')× cat; runs $(printf '%.2f' "$lo") to $(printf '%.2f' "$hi") s)"
 }
 
+# loop_id LOOP, loop_label LOOP: the row id and label suffixes of a forced loop.
+loop_id() { [[ -z $1 ]] || echo "_$1"; }
+loop_label() { [[ -z $1 ]] || echo " [$1]"; }
+
 targets() {
+    local loop id label
     echo "Targets (wall time, this run):"
     echo
-    check "scan with all threads ≤ 4 s and ≤ 2× cat" scan 4 2
-    check "scan --jobs 1 ≤ 5 s" scan1 5
-    check "compare 6.12 vs the 6.1 DB ≤ 6 s, peak RSS < 500 MB" compare 6 "" 500
+    for loop in "${LOOPS[@]:-}"; do
+        id=$(loop_id "$loop") label=$(loop_label "$loop")
+        TD_TLSH_LOOP=$loop "$TREEDRIFT" --version >/dev/null 2>&1 || continue
+        check "scan with all threads ≤ 4 s and ≤ 2× cat$label" "scan$id" 4 2
+        check "scan --jobs 1 ≤ 5 s$label" "scan1$id" 5
+        check "compare 6.12 vs the 6.1 DB ≤ 6 s, peak RSS < 500 MB$label" "compare$id" 6 "" 500
+        # Issue 21: where the loop is not the AVX-512 one.
+        if [[ $(TD_TLSH_LOOP=$loop "$TREEDRIFT" --version 2>/dev/null) != *"loop: avx512"* ]]; then
+            check "without AVX-512: scan (2 threads) ≤ 1.5× cat$label" "scan$id" 1e9 1.5
+            check "without AVX-512: scan --jobs 1 ≤ 2.5× cat$label" "scan1$id" 1e9 2.5
+            check "without AVX-512: compare ≤ 2.0× cat$label" "compare$id" 1e9 2.0
+        fi
+    done
     check "scan --reuse of the unchanged tree ≤ 1 s" rescan 1
+}
+
+# cpu_line: the model name, family and model, and the extensions the TLSH
+# and SHA-256 loops look for.
+cpu_line() {
+    awk -F': ' '
+        /^model name/ && !name { name = $2 }
+        /^cpu family/ && !fam { fam = $2 }
+        /^model\t/ && !mod { mod = $2 }
+        /^(flags|Features)/ && !fl { fl = " " $2 " " }
+        END {
+            n = split("avx2 avx512f avx512vbmi avx512_vbmi2 sha_ni asimd sha2", want, " ")
+            for (i = 1; i <= n; i++) if (index(fl, " " want[i] " ")) have = have " " want[i]
+            printf "%s (family %s, model %s;%s)", name, fam, mod, have
+        }' /proc/cpuinfo
 }
 
 report() {
@@ -193,7 +227,11 @@ report() {
     echo "# treedrift benchmark"
     echo
     echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo "- CPU: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+    echo "- CPU: $(cpu_line)"
+    if [[ -x $TREEDRIFT ]]; then
+        echo "- TLSH loop: $("$TREEDRIFT" --version | sed 's/.*TLSH loop: \([a-z0-9]*\).*/\1/') by default$(
+            [[ ${#LOOPS[@]} -eq 0 ]] || echo "; rows marked [LOOP] forced with TD_TLSH_LOOP")"
+    fi
     echo "- cores: $(nproc) available, $(grep -c '^processor' /proc/cpuinfo) online"
     echo "- memory: $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
     echo "- timer: $TIMER (warm page cache, $WARMUP warm-up + $RUNS timed runs)"
@@ -276,14 +314,29 @@ main() {
 
     rm -f -- "$WORK/scan.db" "$WORK/rescan.db"
     if [[ -x $TREEDRIFT ]]; then
-        bench scan1 "treedrift scan --jobs 1" 0 "rm -f $db" \
-            "$td scan $tree -o $db --jobs 1"
-        bench scan "treedrift scan (all threads)" 0 "rm -f $db" \
-            "$td scan $tree -o $db"
-        if [[ ${ROW_MEAN[-1]} != failed && -f $WORK/scan.db ]]; then
-            # compare exits 1 when it finds drift, which it does here.
-            bench compare "treedrift compare (DB vs ${OTHER##*/})" 1 "" \
-                "$td compare $db $other"
+        local loop id label env have_db=0
+        [[ ${#LOOPS[@]} -gt 0 ]] || LOOPS=("")
+        for loop in "${LOOPS[@]}"; do
+            id=$(loop_id "$loop") label=$(loop_label "$loop") env=
+            if [[ -n $loop ]]; then
+                printf -v env 'TD_TLSH_LOOP=%q ' "$loop"
+                if ! TD_TLSH_LOOP=$loop "$TREEDRIFT" --version >/dev/null 2>&1; then
+                    skip "the rows of loop $loop" "this CPU cannot run it"
+                    continue
+                fi
+            fi
+            bench "scan1$id" "treedrift scan --jobs 1$label" 0 "rm -f $db" \
+                "$env$td scan $tree -o $db --jobs 1"
+            bench "scan$id" "treedrift scan (all threads)$label" 0 "rm -f $db" \
+                "$env$td scan $tree -o $db"
+            if [[ ${ROW_MEAN[-1]} != failed && -f $WORK/scan.db ]]; then
+                have_db=1
+                # compare exits 1 when it finds drift, which it does here.
+                bench "compare$id" "treedrift compare (DB vs ${OTHER##*/})$label" 1 "" \
+                    "$env$td compare $db $other"
+            fi
+        done
+        if [[ $have_db -eq 1 ]]; then
             bench rescan "treedrift scan --reuse (unchanged)" 0 "rm -f $db2" \
                 "$td scan $tree -o $db2 --reuse $db"
         else

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "treedrift/tlsh.h"
 
 static const cli_cmd_t commands[] = {
 	{ "scan", cmd_scan, "hash a tree into a database" },
@@ -27,6 +28,14 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	td_error_t err = { 0 };
+
+	/* A TD_TLSH_LOOP this CPU cannot run is an error, not a silent
+	 * fallback: a benchmark would time another loop than it says. */
+	if (td_tlsh_loop_check(&err)) {
+		cli_error("%s", err.msg);
+		return CLI_EXIT_ERROR;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_ERROR;
@@ -36,7 +45,7 @@ int main(int argc, char **argv)
 		return CLI_EXIT_SAME;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("treedrift %s\n", td_version());
+		printf("treedrift %s (TLSH loop: %s)\n", td_version(), td_tlsh_loop());
 		return CLI_EXIT_SAME;
 	}
 	if (!strcmp(argv[1], "--list-commands")) { /* hidden: for the shell completion */

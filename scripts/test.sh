@@ -2,7 +2,8 @@
 # Install dependencies, build with warnings as errors, run the whole test suite:
 # the unit tests of a clang build (build-clang/), everything once under
 # ASan+UBSan (build-asan/), the end-to-end tests once under valgrind memcheck
-# (TD_VALGRIND, see tests/e2e/wrap.sh), then the normal gcc run, whose CTest
+# (TD_VALGRIND, see tests/e2e/wrap.sh), the TLSH test on arm64 under qemu-user
+# (scripts/cross-aarch64.sh), then the normal gcc run, whose CTest
 # summary is the last thing printed.
 # TD_TEST_QUICK=1 runs the normal pass only.
 set -euo pipefail
@@ -43,5 +44,7 @@ if [ -z "${TD_TEST_QUICK:-}" ]; then
 			exit 1
 		fi
 	fi
+	# the TLSH test cross-built for arm64, run under qemu-user
+	./scripts/cross-aarch64.sh
 fi
 ctest --test-dir build --output-on-failure -j"$jobs"

@@ -73,6 +73,18 @@ TD_EXTERN void td_tlsh_format(char out[TD_TLSH_HEX_CHARS + 1], const td_tlsh_t *
  * Returns 0, or -1 when text is not a digest. */
 TD_EXTERN int td_tlsh_parse(td_tlsh_t *out, const char *text, size_t len);
 
+/* The counting loop td_tlsh_update uses in this process: "avx512",
+ * "avx2" or "scalar". By default the fastest this CPU supports; the
+ * environment variable TD_TLSH_LOOP, read once at the first call that
+ * needs it, may name another one the CPU supports (or "auto"). Every loop
+ * gives the same digests. The string is static. */
+TD_EXTERN const char *td_tlsh_loop(void);
+
+/* 0, or TD_EINVAL (err says why and which loops this CPU can run) when
+ * TD_TLSH_LOOP names no loop this build and CPU can run; the default is
+ * then used. */
+TD_EXTERN int td_tlsh_loop_check(td_error_t *err);
+
 /* Distance between two digests; 0 = near identical. With len_diff=0 the
  * file-length term is left out (the reference's -xlen). */
 TD_EXTERN int td_tlsh_distance(const td_tlsh_t *a, const td_tlsh_t *b, int len_diff);

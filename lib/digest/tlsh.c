@@ -1,27 +1,35 @@
 /* TLSH digest and distance, compatible with the reference 4.x default.
  *
  * The counting loop is what a tree scan spends its time on, so it is shaped
- * for speed while computing exactly what the reference computes:
- * - The first two Pearson steps of all seven salted mappings depend only on
- *   the newest byte, so one 64-bit load from tlsh_first_step replaces seven
- *   pairs of lookups. The tables together are 2.3 KiB and stay in L1.
- * - The window lives in registers; the first four bytes of a stream, which
- *   only fill it, are taken apart once, so the loop has no fill branch.
- * - Even and odd positions count into two separate arrays, added up after
- *   the run: runs of equal bytes hit the same counter half as often, which
- *   shortens the store-to-load forwarding chains they cause.
- * - Where the CPU has AVX-512 VBMI and VBMI2, the Pearson lookups of 64
- *   positions are done at once in vector registers (a 256-byte table fits
- *   in four), and only the increments and the checksum chain stay scalar.
- *   Indexes of the upper 128 buckets, which the digest never reads, are
- *   compressed away before counting: half the increments.
- * - The checksum is a chain of dependent lookups, one a byte, and past that
- *   it is what limits one stream. td_tlsh_update2 runs two independent
+ * for speed while computing exactly what the reference computes. There are
+ * three, chosen once per process (td_tlsh_loop, TD_TLSH_LOOP):
+ * - scalar, portable C, the default without AVX-512 VBMI. The first two
+ *   Pearson steps of all seven salted mappings depend only on the newest
+ *   byte and come from one table row (tlsh_first_bytes). The last step of
+ *   each triplet is left out: T is a permutation, so the loop counts the
+ *   pre-image y of bucket T[y] and the fold at the end of a run moves the
+ *   256 counts to their buckets. Positions count into four sub-histograms
+ *   in turn, so that the increments of a run of equal bytes do not wait on
+ *   each other. The window lives in registers; the first four bytes of a
+ *   stream, which only fill it, are taken apart once, so the loop has no
+ *   fill branch. Tables and counts (6.3 KiB) stay in L1.
+ * - avx512, where the CPU has AVX-512 VBMI and VBMI2: the Pearson lookups
+ *   of 64 positions are done at once in vector registers (a 256-byte
+ *   table fits in four), and only the increments and the checksum chain
+ *   stay scalar. Indexes of the upper 128 buckets, which the digest never
+ *   reads, are compressed away before counting: half the increments. The
+ *   checksum is a chain of dependent lookups, one a byte, and past that it
+ *   is what limits one stream: td_tlsh_update2 runs two independent
  *   streams in lockstep so that their chains overlap.
- *   The scalar loop is the portable fallback; tests check that all loops
- *   give the same counts.
+ * - avx2: the pre-images of 32 positions in vector registers, with a
+ *   256-byte lookup made of 16 shuffles and 15 blends. It was measured
+ *   slower than the scalar loop, so it is never the default.
+ * Tests check that every loop gives the same counts as the scalar one.
  * Constants from the specification are in tlsh_spec.h; tlsh_tables.h is
- * generated from them at build time (lib/gen/tlsh_tables.c). */
+ * generated from them at build time (gen/tlsh_tables.c). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "treedrift/tlsh.h"
@@ -35,7 +43,7 @@
 	defined(__has_include)
 #if __has_include(<immintrin.h>)
 #include <immintrin.h>
-#define TD_TLSH_HAVE_AVX512 1
+#define TD_TLSH_HAVE_X86 1
 #endif
 #endif
 
@@ -45,6 +53,14 @@
 
 /* Below this, zeroing and folding the local arrays costs more than it saves. */
 #define TLSH_SMALL_UPDATE_BYTES 512
+
+/* The scalar and AVX2 loops count into this many sub-histograms, one per
+ * position modulo TLSH_SUBHISTS: a run of equal bytes increments the same
+ * six counters at every position, and each increment would otherwise wait
+ * for the store of the one before (store-to-load forwarding, about five
+ * cycles). With four, the chains overlap. 4 KiB in all, with the tables
+ * well inside L1. */
+#define TLSH_SUBHISTS 4
 
 #define T(x) tlsh_pearson[(x)]
 
@@ -64,43 +80,54 @@ static inline unsigned tlsh_position(unsigned idx[6], unsigned sum, unsigned c0,
 	return T(T(((unsigned)f & 0xff) ^ c1) ^ sum);
 }
 
-static inline void count6(uint32_t *restrict b, const unsigned idx[6])
+/* The pre-images in the scalar and AVX2 loops: the bucket of a triplet is
+ * T[y] for y = T[T[T[s] ^ c0] ^ a] ^ b, and T is a permutation, so those
+ * loops count y and leave the last lookup, six a byte, to the fold at the
+ * end of a run (fold_preimages): 256 lookups instead of six a byte. */
+
+/* One position of the scalar loop: the six y of byte c0 counted in h,
+ * and the new checksum. */
+static inline unsigned scalar_position(uint32_t *restrict h, unsigned sum, unsigned c0, unsigned c1,
+				       unsigned c2, unsigned c3, unsigned c4)
 {
-	b[idx[0]]++;
-	b[idx[1]]++;
-	b[idx[2]]++;
-	b[idx[3]]++;
-	b[idx[4]]++;
-	b[idx[5]]++;
+	const uint8_t *f = tlsh_first_bytes[c0];
+
+	h[T(f[1] ^ c1) ^ c2]++;
+	h[T(f[2] ^ c1) ^ c3]++;
+	h[T(f[3] ^ c2) ^ c3]++;
+	h[T(f[4] ^ c2) ^ c4]++;
+	h[T(f[5] ^ c1) ^ c4]++;
+	h[T(f[6] ^ c3) ^ c4]++;
+	return T(T(f[0] ^ c1) ^ sum);
 }
 
-/* Count n bytes (n <= TLSH_RUN_BYTES) once the window is full. */
-static void count_run(uint32_t *restrict even, uint32_t *restrict odd, td_tlsh_ctx_t *ctx,
-		      const uint8_t *p, size_t n)
+/* Count n bytes (n <= TLSH_RUN_BYTES) once the window is full, the y of
+ * position i into h[i % TLSH_SUBHISTS]. */
+static void count_run_scalar(uint32_t (*restrict h)[TLSH_BUCKETS], td_tlsh_ctx_t *ctx,
+			     const uint8_t *p, size_t n)
 {
 	unsigned c1 = ctx->window[0], c2 = ctx->window[1];
 	unsigned c3 = ctx->window[2], c4 = ctx->window[3];
 	unsigned sum = ctx->checksum;
-	unsigned idx[6];
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i + 2 <= n; i += 2) {
-		unsigned x0 = p[i], y0 = p[i + 1];
+	_Static_assert(TLSH_SUBHISTS == 4, "the loop below is unrolled for four sub-histograms");
+	for (; i + 4 <= n; i += 4) {
+		unsigned x0 = p[i], x1 = p[i + 1], x2 = p[i + 2], x3 = p[i + 3];
 
-		sum = tlsh_position(idx, sum, x0, c1, c2, c3, c4);
-		count6(even, idx);
-		sum = tlsh_position(idx, sum, y0, x0, c1, c2, c3);
-		count6(odd, idx);
-		c4 = c2;
-		c3 = c1;
-		c2 = x0;
-		c1 = y0;
+		sum = scalar_position(h[0], sum, x0, c1, c2, c3, c4);
+		sum = scalar_position(h[1], sum, x1, x0, c1, c2, c3);
+		sum = scalar_position(h[2], sum, x2, x1, x0, c1, c2);
+		sum = scalar_position(h[3], sum, x3, x2, x1, x0, c1);
+		c4 = x0;
+		c3 = x1;
+		c2 = x2;
+		c1 = x3;
 	}
-	if (i < n) {
+	for (; i < n; i++) {
 		unsigned x0 = p[i];
 
-		sum = tlsh_position(idx, sum, x0, c1, c2, c3, c4);
-		count6(even, idx);
+		sum = scalar_position(h[i & 3], sum, x0, c1, c2, c3, c4);
 		c4 = c3;
 		c3 = c2;
 		c2 = c1;
@@ -118,7 +145,7 @@ static inline uint32_t add_saturated(uint32_t a, uint32_t b)
 	return a > UINT32_MAX - b ? UINT32_MAX : a + b;
 }
 
-#ifdef TD_TLSH_HAVE_AVX512
+#ifdef TD_TLSH_HAVE_X86
 #define TD_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
 
 /* T[x] for 64 bytes at once: two 128-entry permutes, chosen by bit 7. */
@@ -232,14 +259,20 @@ static inline void count_kept(uint32_t *restrict even, uint32_t *restrict odd, c
 		even[kept[j]]++;
 }
 
-/* Store the window and checksum after i bytes; the tail goes to count_run. */
+/* Store the window and checksum after i bytes, then count the tail of
+ * fewer than 64 bytes one position at a time. */
 static void stream_finish(vec_stream_t *s, size_t i, size_t n)
 {
+	unsigned idx[6], sum = s->sum;
+
+	for (; i < n; i++) {
+		sum = tlsh_position(idx, sum, s->p[i], s->p[i - 1], s->p[i - 2], s->p[i - 3], s->p[i - 4]);
+		for (int k = 0; k < 6; k++)
+			s->even[idx[k]]++;
+	}
 	for (int k = 0; k < HIST; k++)
-		s->ctx->window[k] = s->p[i - 1 - k];
-	s->ctx->checksum = (uint8_t)s->sum;
-	if (i < n)
-		count_run(s->even, s->odd, s->ctx, s->p + i, n - i);
+		s->ctx->window[k] = s->p[n - 1 - k];
+	s->ctx->checksum = (uint8_t)sum;
 }
 
 /* count_run, 64 positions at a time (n >= 64). The checksum chains through
@@ -336,6 +369,135 @@ TD_TARGET_AVX512 static void count_run2_avx512(vec_stream_t *a, vec_stream_t *b,
 	stream_finish(b, i, n);
 }
 
+/* ---- AVX2: the lookups of 32 positions at once in vector registers ---- */
+
+#define TD_TARGET_AVX2 __attribute__((target("avx2")))
+
+enum { LANES2 = 32 };
+
+/* The Pearson table as sixteen 16-byte rows, each in both 128-bit lanes:
+ * vpshufb looks up 16 entries at a time within a lane. */
+typedef struct pearson_rows {
+	__m256i row[16];
+} pearson_rows_t;
+
+TD_TARGET_AVX2 static inline void pearson_rows(pearson_rows_t *r)
+{
+	for (int k = 0; k < 16; k++)
+		r->row[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(tlsh_pearson + 16 * k)));
+}
+
+/* T[x] for 32 bytes: each row looked up by the low nibble, then a tree of
+ * blends picks the row by bits 4, 5, 6 and 7 (vpblendvb reads bit 7 of
+ * each byte; the 16-bit shifts bring bit 4, 5 or 6 there). 16 shuffles
+ * and 15 blends: what AVX2 has instead of VBMI's 64-byte permutes. */
+TD_TARGET_AVX2 static inline __m256i pearson32(__m256i x, const pearson_rows_t *t)
+{
+	__m256i lo = _mm256_and_si256(x, _mm256_set1_epi8(0x0f));
+	__m256i b4 = _mm256_slli_epi16(x, 3), b5 = _mm256_slli_epi16(x, 2), b6 = _mm256_slli_epi16(x, 1);
+	__m256i r0, r1, r2, r3;
+
+#define ROW(k) _mm256_shuffle_epi8(t->row[(k)], lo)
+#define PAIR(k) _mm256_blendv_epi8(ROW(k), ROW((k) + 1), b4)
+#define QUAD(k) _mm256_blendv_epi8(PAIR(k), PAIR((k) + 2), b5)
+	r0 = QUAD(0);
+	r1 = QUAD(4);
+	r2 = QUAD(8);
+	r3 = QUAD(12);
+#undef QUAD
+#undef PAIR
+#undef ROW
+	r0 = _mm256_blendv_epi8(r0, r1, b6);
+	r2 = _mm256_blendv_epi8(r2, r3, b6);
+	return _mm256_blendv_epi8(r0, r2, x);
+}
+
+/* The 32 positions starting at q (q[-4..-1] is their history): the
+ * checksum inputs T[T[T[0] ^ c0] ^ c1] into sums, and the pre-images y of
+ * the six triplets into ys, salt by salt: 14 lookups of 32 bytes. */
+TD_TARGET_AVX2 static inline void block_preimages(uint8_t ys[6][LANES2], uint32_t sums[LANES2],
+						  const uint8_t *q, const pearson_rows_t *t)
+{
+	__m256i c0 = _mm256_loadu_si256((const __m256i *)q);
+	__m256i c1 = _mm256_loadu_si256((const __m256i *)(q - 1));
+	__m256i c2 = _mm256_loadu_si256((const __m256i *)(q - 2));
+	__m256i c3 = _mm256_loadu_si256((const __m256i *)(q - 3));
+	__m256i c4 = _mm256_loadu_si256((const __m256i *)(q - 4));
+
+#define PV(x) pearson32((x), t)
+#define FIRST(k) PV(_mm256_xor_si256(c0, _mm256_set1_epi8((char)tlsh_pearson[tlsh_salt[k]])))
+#define PRE(k, a, b) _mm256_xor_si256(PV(_mm256_xor_si256(FIRST(k), (a))), (b))
+	{
+		__m256i x = PV(_mm256_xor_si256(FIRST(0), c1));
+		_mm256_storeu_si256((__m256i *)sums, _mm256_cvtepu8_epi32(_mm256_castsi256_si128(x)));
+		_mm256_storeu_si256((__m256i *)(sums + 8),
+				    _mm256_cvtepu8_epi32(_mm_srli_si128(_mm256_castsi256_si128(x), 8)));
+		_mm256_storeu_si256((__m256i *)(sums + 16), _mm256_cvtepu8_epi32(_mm256_extracti128_si256(x, 1)));
+		_mm256_storeu_si256((__m256i *)(sums + 24),
+				    _mm256_cvtepu8_epi32(_mm_srli_si128(_mm256_extracti128_si256(x, 1), 8)));
+	}
+	_mm256_storeu_si256((__m256i *)ys[0], PRE(1, c1, c2));
+	_mm256_storeu_si256((__m256i *)ys[1], PRE(2, c1, c3));
+	_mm256_storeu_si256((__m256i *)ys[2], PRE(3, c2, c3));
+	_mm256_storeu_si256((__m256i *)ys[3], PRE(4, c2, c4));
+	_mm256_storeu_si256((__m256i *)ys[4], PRE(5, c1, c4));
+	_mm256_storeu_si256((__m256i *)ys[5], PRE(6, c3, c4));
+#undef PRE
+#undef FIRST
+#undef PV
+}
+
+/* count_run_scalar with the lookups of 32 positions at a time in vectors
+ * (n >= 64); the increments and the checksum chain stay scalar, and the
+ * pre-images of a block are made one block ahead of their counting. */
+TD_TARGET_AVX2 static void count_run_avx2(uint32_t (*restrict h)[TLSH_BUCKETS], td_tlsh_ctx_t *ctx,
+					  const uint8_t *p, size_t n)
+{
+	pearson_rows_t t;
+	uint8_t ys[2][6][LANES2];
+	uint32_t sums[2][LANES2];
+	uint8_t head[HIST + LANES2];
+	unsigned sum = ctx->checksum;
+	size_t i;
+
+	pearson_rows(&t);
+	for (int k = 0; k < HIST; k++)
+		head[k] = ctx->window[HIST - 1 - k];
+	memcpy(head + HIST, p, LANES2);
+	block_preimages(ys[0], sums[0], head + HIST, &t);
+	for (i = 0; i + LANES2 <= n; i += LANES2) {
+		unsigned cur = (unsigned)(i / LANES2) & 1;
+		const uint8_t(*y)[LANES2] = ys[cur];
+		const uint32_t *sp = sums[cur];
+
+		if (i + 2 * LANES2 <= n)
+			block_preimages(ys[cur ^ 1], sums[cur ^ 1], p + i + LANES2, &t);
+		for (int k = 0; k < LANES2; k += 4) {
+			for (int j = 0; j < 4; j++) {
+				uint32_t *hj = h[j];
+				sum = T(sp[k + j] ^ sum);
+				hj[y[0][k + j]]++;
+				hj[y[1][k + j]]++;
+				hj[y[2][k + j]]++;
+				hj[y[3][k + j]]++;
+				hj[y[4][k + j]]++;
+				hj[y[5][k + j]]++;
+			}
+		}
+	}
+	for (int k = 0; k < HIST; k++)
+		ctx->window[k] = p[i - 1 - k];
+	ctx->checksum = (uint8_t)sum;
+	if (i < n)
+		count_run_scalar(h, ctx, p + i, n - i);
+}
+
+static int have_avx2(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2");
+}
+
 static int have_avx512(void)
 {
 	__builtin_cpu_init();
@@ -352,8 +514,14 @@ int td_tlsh_impl_supported(td_tlsh_impl_t impl)
 	case TD_TLSH_IMPL_SCALAR:
 		return 1;
 	case TD_TLSH_IMPL_AVX512:
-#ifdef TD_TLSH_HAVE_AVX512
+#ifdef TD_TLSH_HAVE_X86
 		return have_avx512();
+#else
+		return 0;
+#endif
+	case TD_TLSH_IMPL_AVX2:
+#ifdef TD_TLSH_HAVE_X86
+		return have_avx2();
 #else
 		return 0;
 #endif
@@ -361,24 +529,105 @@ int td_tlsh_impl_supported(td_tlsh_impl_t impl)
 	return 0;
 }
 
-#ifdef TD_TLSH_HAVE_AVX512
-static int use_vector(td_tlsh_impl_t impl)
+/* The loops by name. The default is the first supported one that is a
+ * candidate for it: the AVX2 loop is not, as it was measured slower than
+ * the scalar one (bench/README.md, "TLSH counting loops"); it stays
+ * selectable to be measured on other CPUs. */
+static const struct {
+	td_tlsh_impl_t impl;
+	const char *name;
+	int by_default;
+} tlsh_loops[] = {
+	{ TD_TLSH_IMPL_AVX512, "avx512", 1 },
+	{ TD_TLSH_IMPL_SCALAR, "scalar", 1 },
+	{ TD_TLSH_IMPL_AVX2, "avx2", 0 },
+};
+#define TLSH_NLOOPS (sizeof(tlsh_loops) / sizeof(tlsh_loops[0]))
+
+const char *td_tlsh_impl_name(td_tlsh_impl_t impl)
 {
-	return impl == TD_TLSH_IMPL_AVX512 || (impl == TD_TLSH_IMPL_AUTO && have_avx512());
+	for (size_t i = 0; i < TLSH_NLOOPS; i++)
+		if (tlsh_loops[i].impl == impl)
+			return tlsh_loops[i].name;
+	return "auto";
 }
-#else
-static int use_vector(td_tlsh_impl_t impl)
+
+/* What TD_TLSH_IMPL_AUTO stands for in this process, set once by
+ * choose_loop and never changed after. */
+static struct {
+	pthread_once_t once;
+	td_tlsh_impl_t impl;
+	char refused[32];   /* a TD_TLSH_LOOP value that was not honoured */
+} tlsh_choice = { PTHREAD_ONCE_INIT, TD_TLSH_IMPL_SCALAR, "" };
+
+static void choose_loop(void)
 {
-	(void)impl;
-	return 0;
+	const char *want = getenv("TD_TLSH_LOOP");
+	size_t i;
+
+	for (i = 0; i < TLSH_NLOOPS; i++) {
+		if (tlsh_loops[i].by_default && td_tlsh_impl_supported(tlsh_loops[i].impl)) {
+			tlsh_choice.impl = tlsh_loops[i].impl;
+			break;
+		}
+	}
+	if (!want || !*want || !strcmp(want, "auto"))
+		return;
+	for (i = 0; i < TLSH_NLOOPS; i++) {
+		if (!strcmp(want, tlsh_loops[i].name) && td_tlsh_impl_supported(tlsh_loops[i].impl)) {
+			tlsh_choice.impl = tlsh_loops[i].impl;
+			return;
+		}
+	}
+	snprintf(tlsh_choice.refused, sizeof(tlsh_choice.refused), "%s", want);
 }
-/* Never called: the vector loop does not exist in this build. */
+
+td_tlsh_impl_t td_tlsh_impl_default(void)
+{
+	pthread_once(&tlsh_choice.once, choose_loop);
+	return tlsh_choice.impl;
+}
+
+const char *td_tlsh_loop(void)
+{
+	return td_tlsh_impl_name(td_tlsh_impl_default());
+}
+
+int td_tlsh_loop_check(td_error_t *err)
+{
+	char names[64] = "";
+
+	(void)td_tlsh_impl_default();
+	if (!tlsh_choice.refused[0])
+		return TD_OK;
+	for (size_t i = 0; i < TLSH_NLOOPS; i++) {
+		if (td_tlsh_impl_supported(tlsh_loops[i].impl)) {
+			strncat(names, " ", sizeof(names) - strlen(names) - 1);
+			strncat(names, tlsh_loops[i].name, sizeof(names) - strlen(names) - 1);
+		}
+	}
+	return td_error_set(err, TD_EINVAL, "TD_TLSH_LOOP '%s' is not a loop this CPU can run (it can run:%s)",
+			    tlsh_choice.refused, names);
+}
+
+#ifndef TD_TLSH_HAVE_X86
+/* Never called: the vector loops do not exist in this build. */
 static void count_run_avx512(uint32_t *even, uint32_t *odd, td_tlsh_ctx_t *ctx, const uint8_t *p,
 			     size_t n)
 {
-	count_run(even, odd, ctx, p, n);
+	(void)even, (void)odd, (void)ctx, (void)p, (void)n;
+}
+static void count_run_avx2(uint32_t (*h)[TLSH_BUCKETS], td_tlsh_ctx_t *ctx, const uint8_t *p, size_t n)
+{
+	count_run_scalar(h, ctx, p, n);
 }
 #endif
+
+/* AUTO resolved; anything else as asked. */
+static td_tlsh_impl_t resolve(td_tlsh_impl_t impl)
+{
+	return impl == TD_TLSH_IMPL_AUTO ? td_tlsh_impl_default() : impl;
+}
 
 static void fold_counts(td_tlsh_ctx_t *ctx, const uint32_t *even, const uint32_t *odd)
 {
@@ -386,17 +635,37 @@ static void fold_counts(td_tlsh_ctx_t *ctx, const uint32_t *even, const uint32_t
 		ctx->bucket[i] = add_saturated(ctx->bucket[i], even[i] + odd[i]);
 }
 
+/* Counts of pre-images y into the buckets T[y] the digest keeps. */
+static void fold_preimages(td_tlsh_ctx_t *ctx, const uint32_t (*h)[TLSH_BUCKETS])
+{
+	for (size_t y = 0; y < TLSH_BUCKETS; y++) {
+		unsigned b = T(y);
+		if (b < TLSH_EFF_BUCKETS)
+			ctx->bucket[b] = add_saturated(ctx->bucket[b], h[0][y] + h[1][y] + h[2][y] + h[3][y]);
+	}
+}
+
 static void update_large(td_tlsh_ctx_t *ctx, const uint8_t *p, size_t n, td_tlsh_impl_t impl)
 {
-	uint32_t even[TLSH_BUCKETS], odd[TLSH_BUCKETS];
+	_Static_assert(TLSH_SUBHISTS == 4, "fold_preimages adds four sub-histograms");
+	impl = resolve(impl);
+	if (impl == TD_TLSH_IMPL_AVX512) {
+		uint32_t even[TLSH_BUCKETS], odd[TLSH_BUCKETS];
 
-	memset(even, 0, sizeof(even));
-	memset(odd, 0, sizeof(odd));
-	if (use_vector(impl))
+		memset(even, 0, sizeof(even));
+		memset(odd, 0, sizeof(odd));
 		count_run_avx512(even, odd, ctx, p, n);
-	else
-		count_run(even, odd, ctx, p, n);
-	fold_counts(ctx, even, odd);
+		fold_counts(ctx, even, odd);
+	} else {
+		uint32_t h[TLSH_SUBHISTS][TLSH_BUCKETS];
+
+		memset(h, 0, sizeof(h));
+		if (impl == TD_TLSH_IMPL_AVX2)
+			count_run_avx2(h, ctx, p, n);
+		else
+			count_run_scalar(h, ctx, p, n);
+		fold_preimages(ctx, (const uint32_t(*)[TLSH_BUCKETS])h);
+	}
 }
 
 /* Short updates count straight into the context, one byte at a time. */
@@ -470,8 +739,8 @@ void td_tlsh_update2_impl(td_tlsh_ctx_t *a, const void *data_a, size_t len_a, td
 	pb += gb;
 	len_a -= ga;
 	len_b -= gb;
-#ifdef TD_TLSH_HAVE_AVX512
-	if (use_vector(impl)) {
+#ifdef TD_TLSH_HAVE_X86
+	if (resolve(impl) == TD_TLSH_IMPL_AVX512) {
 		size_t common = len_a < len_b ? len_a : len_b;
 
 		while (common >= TLSH_SMALL_UPDATE_BYTES) {

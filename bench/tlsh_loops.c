@@ -1,0 +1,167 @@
+/* Time each TLSH counting loop on the same bytes, in one run.
+ *
+ *   find TREE -type f | tlsh_loops [MIB [ROUNDS]]
+ *
+ * Reads the files named on stdin (one path a line) into memory, up to MIB
+ * MiB (default 64), then, ROUNDS times (default 15), feeds them to every
+ * loop this CPU runs, file by file in 16 KiB updates as the digester does:
+ * once one stream at a time (td_tlsh_update) and once two files in
+ * lockstep (td_tlsh_update2). The loops take turns within a round, so that
+ * a busy machine slows them alike; each keeps its fastest round.
+ *
+ * Times are the thread's CPU time, not wall time, so that other processes
+ * on the machine do not count. Cycles are estimated from a chain of
+ * dependent additions (one cycle each) timed right before and after each
+ * loop: the VM exposes no cycle counter. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "treedrift/tlsh.h"
+#include "tlsh_impl.h"
+
+#define BLOCK_BYTES 16384
+#define MAX_FILES 1000000
+
+static const td_tlsh_impl_t impls[] = { TD_TLSH_IMPL_SCALAR, TD_TLSH_IMPL_AVX2, TD_TLSH_IMPL_AVX512 };
+#define N_IMPLS (sizeof(impls) / sizeof(impls[0]))
+
+static double cpu_seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Clock rate in Hz: 2^24 dependent additions. */
+static double clock_hz(void)
+{
+	volatile uint64_t sink;
+	uint64_t x = 1;
+	double t0 = cpu_seconds(), t;
+
+	for (long i = 0; i < (1L << 22); i++)
+#if defined(__x86_64__)
+		__asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));
+#elif defined(__aarch64__)
+		__asm__ volatile("add %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1" : "+r"(x));
+#else
+		x = x * 3 + 1;
+#endif
+	t = cpu_seconds() - t0;
+	sink = x;
+	(void)sink;
+	return (double)(1L << 24) / t;
+}
+
+typedef struct corpus {
+	uint8_t *buf;
+	size_t *off;   /* file i is buf[off[i] .. off[i + 1]) */
+	size_t files, bytes;
+} corpus_t;
+
+static int load(corpus_t *c, size_t cap)
+{
+	char line[4096];
+
+	c->buf = malloc(cap);
+	c->off = malloc(sizeof(size_t) * (MAX_FILES + 1));
+	if (!c->buf || !c->off)
+		return -1;
+	c->files = c->bytes = 0;
+	while (c->bytes < cap && c->files < MAX_FILES && fgets(line, sizeof(line), stdin)) {
+		FILE *f;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!(f = fopen(line, "rb")))
+			continue;
+		c->off[c->files++] = c->bytes;
+		c->bytes += fread(c->buf + c->bytes, 1, cap - c->bytes, f);
+		fclose(f);
+	}
+	c->off[c->files] = c->bytes;
+	return 0;
+}
+
+static size_t piece(size_t len, size_t o)
+{
+	return o >= len ? 0 : len - o < BLOCK_BYTES ? len - o : BLOCK_BYTES;
+}
+
+/* One pass over the corpus; returns the checksums, so nothing is elided. */
+static unsigned pass(const corpus_t *c, td_tlsh_impl_t impl, int pairs)
+{
+	td_tlsh_ctx_t a, b;
+	unsigned x = 0;
+
+	for (size_t i = 0; i < c->files; i += pairs ? 2 : 1) {
+		const uint8_t *pa = c->buf + c->off[i];
+		size_t la = c->off[i + 1] - c->off[i];
+
+		td_tlsh_init(&a);
+		if (pairs && i + 1 < c->files) {
+			const uint8_t *pb = c->buf + c->off[i + 1];
+			size_t lb = c->off[i + 2] - c->off[i + 1];
+
+			td_tlsh_init(&b);
+			for (size_t o = 0; o < la || o < lb; o += BLOCK_BYTES)
+				td_tlsh_update2_impl(&a, pa + o, piece(la, o), &b, pb + o, piece(lb, o), impl);
+			x += b.checksum;
+		} else {
+			for (size_t o = 0; o < la; o += BLOCK_BYTES)
+				td_tlsh_update_impl(&a, pa + o, piece(la, o), impl);
+		}
+		x += a.checksum;
+	}
+	return x;
+}
+
+int main(int argc, char **argv)
+{
+	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64;
+	int rounds = argc > 2 ? atoi(argv[2]) : 15;
+	double best_s[N_IMPLS][2], best_cyc[N_IMPLS][2];
+	corpus_t c;
+	unsigned sink = 0;
+
+	if (!mib || rounds < 1 || load(&c, mib << 20) || !c.bytes) {
+		fputs("usage: find TREE -type f | tlsh_loops [MIB [ROUNDS]]\n", stderr);
+		return 2;
+	}
+	for (size_t k = 0; k < N_IMPLS; k++)
+		best_s[k][0] = best_s[k][1] = best_cyc[k][0] = best_cyc[k][1] = 1e30;
+	for (int r = 0; r < rounds; r++) {
+		for (size_t k = 0; k < N_IMPLS; k++) {
+			if (!td_tlsh_impl_supported(impls[k]))
+				continue;
+			for (int pairs = 0; pairs < 2; pairs++) {
+				double hz = clock_hz(), t0 = cpu_seconds(), t;
+
+				sink += pass(&c, impls[k], pairs);
+				t = cpu_seconds() - t0;
+				hz = (hz + clock_hz()) / 2;
+				if (t < best_s[k][pairs])
+					best_s[k][pairs] = t;
+				if (t * hz < best_cyc[k][pairs])
+					best_cyc[k][pairs] = t * hz;
+			}
+		}
+	}
+	printf("%zu files, %zu bytes, %d rounds, best round of each (thread CPU time)\n", c.files, c.bytes,
+	       rounds);
+	printf("| loop | one stream [MB/s] | cycles/B | two streams [MB/s] | cycles/B |\n");
+	printf("| --- | ---: | ---: | ---: | ---: |\n");
+	for (size_t k = 0; k < N_IMPLS; k++) {
+		if (!td_tlsh_impl_supported(impls[k]))
+			continue;
+		printf("| %s | %.0f | %.2f | %.0f | %.2f |\n", td_tlsh_impl_name(impls[k]),
+		       (double)c.bytes / best_s[k][0] / 1e6, best_cyc[k][0] / (double)c.bytes,
+		       (double)c.bytes / best_s[k][1] / 1e6, best_cyc[k][1] / (double)c.bytes);
+	}
+	free(c.buf);
+	free(c.off);
+	return sink == 0xdeadbeef;
+}
