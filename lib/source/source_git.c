@@ -14,9 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <git2.h>
+#include <git2/sys/repository.h>
 
+#include "git_loose.h"
 #include "internal.h"
 #include "source_impl.h"
 
@@ -31,6 +34,11 @@ _Static_assert(TD_GIT_RAW_OID_BYTES == TD_GITOID_BYTES, "git blob ids are SHA-1"
 #define TD_GIT_MAX_DEPTH 4096
 /* Reader handles opened at most; further readers wait for a free one. */
 #define TD_GIT_POOL_MAX 64
+/* Loose blobs are streamed (git_loose.c); packed ones are read whole by
+ * libgit2, which cannot stream them in 1.5. Those over this size are read
+ * one at a time, so that memory grows with the largest of them, not with
+ * the number of workers times it. */
+#define TD_GIT_WHOLE_READ_BYTES (32u << 20)
 
 typedef struct git_frame {
 	git_tree *tree;
@@ -55,6 +63,8 @@ typedef struct git_source {
 	size_t pool_max;
 	int libgit2_ref;            /* holds one git_libgit2_init() */
 	int pool_ready;
+	pthread_mutex_t big_lock;   /* held while a packed blob over TD_GIT_WHOLE_READ_BYTES is read */
+	td_loose_dirs_t dirs;       /* object directories, for streaming loose blobs */
 } git_source;
 
 static const char *git_errmsg(void)
@@ -101,12 +111,39 @@ static int split_where(const char *where, char **repo_out, char **rev_out)
 	return *repo_out && *rev_out ? TD_OK : TD_ENOMEM;
 }
 
-static int open_repo(git_repository **out, const char *path, td_error_t *err)
+/* Give repo an object database whose loose objects are read by
+ * git_loose.c, never by libgit2 (see git_loose.h); dirs as
+ * td_loose_odb_new's. */
+static int install_odb(git_repository *repo, td_loose_dirs_t *dirs, const char *path, td_error_t *err)
 {
-	int gerr = git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	git_buf objects = GIT_BUF_INIT;
+	git_odb *odb = NULL;
+	int rc;
 
-	if (!gerr)
-		return TD_OK;
+	if (git_repository_item_path(&objects, repo, GIT_REPOSITORY_ITEM_OBJECTS))
+		return td_error_set(err, TD_EGIT, "unable to find the objects of '%s': %s", path, git_errmsg());
+	rc = td_loose_odb_new(&odb, dirs, objects.ptr, err);
+	git_buf_dispose(&objects);
+	if (rc)
+		return rc;
+	if (git_repository_set_odb(repo, odb))
+		rc = td_error_set(err, TD_EGIT, "unable to set the object database of '%s': %s", path,
+				  git_errmsg());
+	git_odb_free(odb); /* the repository holds its own reference */
+	return rc;
+}
+
+static int open_repo(git_repository **out, td_loose_dirs_t *dirs, const char *path, td_error_t *err)
+{
+	int gerr = git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL), rc;
+
+	if (!gerr) {
+		if ((rc = install_odb(*out, dirs, path, err))) {
+			git_repository_free(*out);
+			*out = NULL;
+		}
+		return rc;
+	}
 	*out = NULL;
 	/* libgit2 1.5 knows SHA-1 object ids only; say so plainly. */
 	if (strstr(git_errmsg(), "objectformat"))
@@ -173,7 +210,9 @@ static void git_source_close(td_source_t *src)
 			git_repository_free(gs->pool_free[i]);
 		pthread_cond_destroy(&gs->pool_cond);
 		pthread_mutex_destroy(&gs->pool_lock);
+		pthread_mutex_destroy(&gs->big_lock);
 	}
+	td_loose_dirs_release(&gs->dirs);
 	free(gs->pool_free);
 	git_odb_free(gs->odb);
 	git_repository_free(gs->repo);
@@ -210,6 +249,12 @@ static int git_source_open(td_source_t *src, const char *where, td_error_t *err)
 		rc = td_error_set(err, TD_ENOMEM, "unable to create a condition variable");
 		goto out;
 	}
+	if (pthread_mutex_init(&gs->big_lock, NULL)) {
+		pthread_cond_destroy(&gs->pool_cond);
+		pthread_mutex_destroy(&gs->pool_lock);
+		rc = td_error_set(err, TD_ENOMEM, "unable to create a lock");
+		goto out;
+	}
 	gs->pool_ready = 1;
 	/* Without thread support in libgit2, reads must not overlap at all. */
 	gs->pool_max = (git_libgit2_features() & GIT_FEATURE_THREADS) ? TD_GIT_POOL_MAX : 1;
@@ -233,7 +278,7 @@ static int git_source_open(td_source_t *src, const char *where, td_error_t *err)
 		rc = td_error_set(err, rc, "out of memory");
 		goto out;
 	}
-	if ((rc = open_repo(&gs->repo, gs->open_path, err)))
+	if ((rc = open_repo(&gs->repo, &gs->dirs, gs->open_path, err)))
 		goto out;
 	if ((gerr = git_repository_odb(&gs->odb, gs->repo))) {
 		rc = td_error_set(err, TD_EGIT, "unable to open the object database of '%s': %s",
@@ -449,7 +494,7 @@ static int pool_get(git_source *gs, git_repository **out, td_error_t *err)
 	gs->n_open++;
 	pthread_mutex_unlock(&gs->pool_lock);
 
-	if ((rc = open_repo(out, gs->open_path, err))) {
+	if ((rc = open_repo(out, NULL, gs->open_path, err))) {
 		pthread_mutex_lock(&gs->pool_lock);
 		gs->n_open--;
 		pthread_cond_signal(&gs->pool_cond);
@@ -475,26 +520,85 @@ static void pool_put(git_source *gs, git_repository *repo)
 	pthread_mutex_unlock(&gs->pool_lock);
 }
 
-static int git_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, void *ctx,
-			   const char **skip_reason, td_error_t *err)
+typedef struct blob_stream {
+	const td_file_t *entry;
+	td_sink_fn sink;
+	void *ctx;
+} blob_stream;
+
+static int blob_header(void *ctx, const td_loose_header_t *h)
 {
-	git_source *gs = src->impl;
+	const blob_stream *bs = ctx;
+
+	if (h->type != GIT_OBJECT_BLOB)
+		return TD_EFORMAT;
+	return h->size == bs->entry->size_bytes ? 0 : TD_EIO;
+}
+
+static int blob_body(void *ctx, const void *data, size_t len)
+{
+	const blob_stream *bs = ctx;
+
+	return bs->sink(bs->ctx, data, len);
+}
+
+/* The blob from a loose object, streamed: 1 when there is none (it is
+ * packed), else as read(). */
+static int read_loose(git_source *gs, const td_file_t *entry, const git_oid *id, td_sink_fn sink, void *ctx,
+		      const char **skip_reason, td_error_t *err)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	blob_stream bs = { entry, sink, ctx };
+	td_error_t e = { 0 };
+	int fd = -1, rc;
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	for (size_t i = 0; i < gs->dirs.count && fd < 0; i++) {
+		fd = td_loose_open(gs->dirs.dir[i], id);
+		if (fd < 0 && errno != ENOENT && errno != ENOTDIR) {
+			*skip_reason = TD_SKIP_UNREADABLE;
+			return td_error_set(err, TD_EIO, "unable to read blob %s of '%s' in '%s': %s", hex,
+					    entry->path, gs->open_path,
+					    errno == EINVAL ? "not a regular file" : strerror(errno));
+		}
+	}
+	if (fd < 0)
+		return 1;
+	/* The sink gets a block at a time: no blob is held whole. */
+	rc = td_loose_inflate(fd, id->id, blob_header, blob_body, &bs, &e);
+	close(fd);
+	if (!rc)
+		return TD_OK;
+	if (rc == TD_ECANCELED || rc == TD_ENOMEM)
+		return td_error_set(err, rc, "reading '%s' stopped", entry->path);
+	if (rc == TD_EIO && !e.msg[0]) {
+		*skip_reason = TD_SKIP_CHANGED;
+		return td_error_set(err, TD_EIO, "'%s' changed after it was listed", entry->path);
+	}
+	*skip_reason = TD_SKIP_UNREADABLE;
+	return td_error_set(err, TD_EIO, "unable to read blob %s of '%s' in '%s': %s", hex, entry->path,
+			    gs->open_path, e.msg[0] ? e.msg : "not a blob");
+}
+
+/* A packed blob, read whole by libgit2 and fed in blocks. */
+static int read_packed(git_source *gs, const td_file_t *entry, const git_oid *id, td_sink_fn sink, void *ctx,
+		       const char **skip_reason, td_error_t *err)
+{
+	int big = entry->size_bytes > TD_GIT_WHOLE_READ_BYTES;
 	git_repository *repo;
 	git_blob *blob = NULL;
 	const unsigned char *data;
 	uint64_t size, off;
-	git_oid id;
 	int rc;
 
-	if (entry->type != TD_ENTRY_FILE || !entry->has_gitoid)
-		return td_error_set(err, TD_EINVAL, "'%s' is not a file of '%s'", entry->path, src->root);
-	memcpy(id.id, entry->gitoid, TD_GITOID_BYTES);
 	if ((rc = pool_get(gs, &repo, err)))
 		return rc;
-	if (git_blob_lookup(&blob, repo, &id)) {
+	if (big)
+		pthread_mutex_lock(&gs->big_lock);
+	if (git_blob_lookup(&blob, repo, id)) {
 		char hex[GIT_OID_HEXSZ + 1];
 
-		git_oid_tostr(hex, sizeof(hex), &id);
+		git_oid_tostr(hex, sizeof(hex), id);
 		*skip_reason = TD_SKIP_UNREADABLE;
 		rc = td_error_set(err, TD_EIO, "unable to read blob %s of '%s' in '%s': %s",
 				  hex, entry->path, gs->open_path, git_errmsg());
@@ -502,6 +606,11 @@ static int git_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn 
 	}
 	data = git_blob_rawcontent(blob);
 	size = (uint64_t)git_blob_rawsize(blob);
+	if (size != entry->size_bytes) {
+		*skip_reason = TD_SKIP_CHANGED;
+		rc = td_error_set(err, TD_EIO, "'%s' changed after it was listed", entry->path);
+		goto out;
+	}
 	for (off = 0; off < size;) {
 		size_t n = size - off > TD_READ_BLOCK_BYTES ? TD_READ_BLOCK_BYTES : (size_t)(size - off);
 
@@ -513,7 +622,25 @@ static int git_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn 
 	}
 out:
 	git_blob_free(blob);
+	if (big)
+		pthread_mutex_unlock(&gs->big_lock);
 	pool_put(gs, repo);
+	return rc;
+}
+
+static int git_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, void *ctx,
+			   const char **skip_reason, td_error_t *err)
+{
+	git_source *gs = src->impl;
+	git_oid id;
+	int rc;
+
+	if (entry->type != TD_ENTRY_FILE || !entry->has_gitoid)
+		return td_error_set(err, TD_EINVAL, "'%s' is not a file of '%s'", entry->path, src->root);
+	memcpy(id.id, entry->gitoid, TD_GITOID_BYTES);
+	rc = read_loose(gs, entry, &id, sink, ctx, skip_reason, err);
+	if (rc == 1)
+		rc = read_packed(gs, entry, &id, sink, ctx, skip_reason, err);
 	return rc;
 }
 
