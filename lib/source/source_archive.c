@@ -51,6 +51,7 @@ typedef struct arc_source {
 	size_t cur_len;
 	int cur_readable;
 	uint64_t cur_size;
+	int cur_size_known;
 	int cur_sparse;
 } arc_source;
 
@@ -469,6 +470,7 @@ static int remember_current(arc_source *as, const td_file_t *f, struct archive_e
 		return TD_ENOMEM;
 	as->cur_len = f->path_len;
 	as->cur_size = f->size_bytes;
+	as->cur_size_known = archive_entry_size_is_set(ae);
 	as->cur_sparse = archive_entry_sparse_count(ae) > 0;
 	as->cur_readable = 1;
 	return TD_OK;
@@ -554,6 +556,29 @@ static int feed_zeros(td_sink_fn sink, void *ctx, uint64_t len)
 	return TD_OK;
 }
 
+/* Data at [off, off + len) of the member being read: within its size, and
+ * within max_file_size when the archive did not give a size. A sparse
+ * member's map can name offsets far beyond the size its header gives (10
+ * KiB of tar claiming 20 GiB of holes): checked before the holes are fed. */
+static int check_extent(td_source_t *src, const td_file_t *entry, uint64_t off, size_t len,
+			const char **skip_reason, td_error_t *err)
+{
+	arc_source *as = src->impl;
+	uint64_t end = off + (uint64_t)len;
+
+	if (end < off || (as->cur_size_known && end > as->cur_size)) {
+		*skip_reason = TD_SKIP_UNREADABLE;
+		return td_error_set(err, TD_EIO, "'%s' in archive '%s' has data past its size of %llu bytes",
+				    entry->path, as->name, (unsigned long long)as->cur_size);
+	}
+	if (src->opts.max_file_size && end > src->opts.max_file_size) {
+		*skip_reason = TD_SKIP_TOO_LARGE;
+		return td_error_set(err, TD_EIO, "'%s' in archive '%s' is larger than %llu bytes", entry->path,
+				    as->name, (unsigned long long)src->opts.max_file_size);
+	}
+	return TD_OK;
+}
+
 static int arc_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, void *ctx,
 			   const char **skip_reason, td_error_t *err)
 {
@@ -598,6 +623,8 @@ static int arc_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn 
 		if (off < 0 || (uint64_t)off < pos)
 			return td_error_set(err, TD_EARCHIVE, "bad data offset in '%s' of archive '%s'",
 					    entry->path, as->name);
+		if ((rc = check_extent(src, entry, (uint64_t)off, len, skip_reason, err)))
+			return rc;
 		if ((uint64_t)off > pos && (rc = feed_zeros(sink, ctx, (uint64_t)off - pos)))
 			goto canceled;
 		if ((rc = feed(sink, ctx, buf, len)))
