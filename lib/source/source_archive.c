@@ -20,9 +20,6 @@
 
 /* libarchive's read-ahead block size for the archive file. */
 #define TD_ARCHIVE_BLOCK_BYTES (64 * 1024)
-/* Members listed at most: the set of seen paths is kept in memory, and a
- * small compressed archive can hold millions of empty members. */
-#define TD_ARCHIVE_MAX_ENTRIES (8u * 1024 * 1024)
 
 /* One path listed so far, for duplicates and hard link targets. */
 typedef struct arc_seen {
@@ -41,7 +38,6 @@ typedef struct arc_source {
 	int failed;          /* 1: an error ended the listing; -1: it reached the end */
 	int fail_code;
 	char *fail_msg;
-	unsigned long long members;
 
 	arc_seen *seen;      /* open addressing, power-of-two capacity */
 	size_t seen_cap, seen_count;
@@ -509,11 +505,12 @@ static int arc_source_next(td_source_t *src, td_file_t *out, td_error_t *err)
 				return src->opts.keep_going ? 0 : rc;
 			}
 		}
-		if (++as->members > TD_ARCHIVE_MAX_ENTRIES) {
+		/* The set of seen paths is kept in memory, and a small
+		 * compressed archive can hold millions of empty members. */
+		if ((rc = td_source_count(src, err))) {
 			/* a limit, not damage: an error even with keep_going */
 			as->failed = 1;
-			as->fail_code = td_error_set(err, TD_ENOMEM, "archive '%s' has more than %u members",
-						     as->name, TD_ARCHIVE_MAX_ENTRIES);
+			as->fail_code = rc;
 			free(as->fail_msg);
 			as->fail_msg = err ? td_strndup(err->msg, strlen(err->msg)) : NULL;
 			return as->fail_code;

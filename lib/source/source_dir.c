@@ -498,7 +498,10 @@ static int walk_next_name(td_source_t *src, td_file_t *out, td_error_t *err)
 	const char *name = top->sorted[top->sorted_pos++];
 	struct stat st;
 	size_t len;
+	int rc;
 
+	if ((rc = td_source_count(src, err)))
+		return rc;
 	if (name[0])
 		return walk_descend(src, name + 1, out, err);
 	name++;

@@ -40,10 +40,16 @@ _Static_assert(TD_GIT_RAW_OID_BYTES == TD_GITOID_BYTES, "git blob ids are SHA-1"
  * the number of workers times it. */
 #define TD_GIT_WHOLE_READ_BYTES (32u << 20)
 
+/* An entry whose name occurs more than once in its tree (git never writes
+ * one; a crafted tree can hold one): the name comes back once, skipped as a
+ * duplicate, and none of its copies is read. */
+enum { DUP_NONE = 0, DUP_FIRST = 1, DUP_LATER = 2 };
+
 typedef struct git_frame {
 	git_tree *tree;
 	size_t next_idx;
 	size_t prefix_len;   /* bytes of walk_path that name this tree, with '/' */
+	unsigned char *dup;  /* DUP_* per entry; NULL when every name is unique */
 } git_frame;
 
 typedef struct git_source {
@@ -176,9 +182,78 @@ static int make_root(td_source_t *src, git_repository *repo, const git_oid *id)
 	return TD_OK;
 }
 
+/* A name as a path component sees it: up to its first '/' (an unsafe
+ * name "a/b" would come back as the path of an "a" beside it). */
+static size_t name_key_len(const char *name)
+{
+	return strcspn(name, "/");
+}
+
+typedef struct name_at {
+	const char *name;
+	size_t len, idx;
+} name_at;
+
+static int name_at_cmp(const void *pa, const void *pb)
+{
+	const name_at *a = pa, *b = pb;
+	int c = td_path_cmp(a->name, a->len, b->name, b->len);
+
+	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* Mark the entries of tree whose names repeat; *out NULL when none do.
+ * Trees as git writes them are sorted, so one pass finds nothing in the
+ * common case; otherwise the names are sorted here. */
+static int find_duplicates(unsigned char **out, const git_tree *tree)
+{
+	size_t n = git_tree_entrycount(tree);
+	name_at *names;
+	unsigned char *dup;
+	int sorted = 1;
+
+	*out = NULL;
+	for (size_t i = 1; i < n && sorted; i++) {
+		const char *a = git_tree_entry_name(git_tree_entry_byindex(tree, i - 1));
+		const char *b = git_tree_entry_name(git_tree_entry_byindex(tree, i));
+
+		sorted = td_path_cmp(a, name_key_len(a), b, name_key_len(b)) < 0;
+	}
+	if (sorted)
+		return TD_OK;
+	if (!(names = td_malloc_array(n, sizeof(*names))))
+		return TD_ENOMEM;
+	if (!(dup = calloc(n, 1))) {
+		free(names);
+		return TD_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		names[i].name = git_tree_entry_name(git_tree_entry_byindex(tree, i));
+		names[i].len = name_key_len(names[i].name);
+		names[i].idx = i;
+	}
+	qsort(names, n, sizeof(*names), name_at_cmp);
+	for (size_t i = 1; i < n; i++) {
+		if (td_path_cmp(names[i - 1].name, names[i - 1].len, names[i].name, names[i].len))
+			continue;
+		if (!dup[names[i - 1].idx])
+			dup[names[i - 1].idx] = DUP_FIRST;
+		dup[names[i].idx] = DUP_LATER;
+	}
+	free(names);
+	for (size_t i = 0; i < n; i++)
+		if (dup[i]) {
+			*out = dup;
+			return TD_OK;
+		}
+	free(dup);
+	return TD_OK;
+}
+
 static int push_tree(git_source *gs, git_tree *tree, size_t prefix_len, td_error_t *err)
 {
 	void *stack = gs->stack;
+	unsigned char *dup;
 
 	if (gs->depth >= TD_GIT_MAX_DEPTH) {
 		git_tree_free(tree);
@@ -190,6 +265,11 @@ static int push_tree(git_source *gs, git_tree *tree, size_t prefix_len, td_error
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	}
 	gs->stack = stack;
+	if (find_duplicates(&dup, tree)) {
+		git_tree_free(tree);
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	}
+	gs->stack[gs->depth].dup = dup;
 	gs->stack[gs->depth].tree = tree;
 	gs->stack[gs->depth].next_idx = 0;
 	gs->stack[gs->depth].prefix_len = prefix_len;
@@ -201,8 +281,11 @@ static void git_source_close(td_source_t *src)
 {
 	git_source *gs = src->impl;
 
-	while (gs->depth)
-		git_tree_free(gs->stack[--gs->depth].tree);
+	while (gs->depth) {
+		gs->depth--;
+		git_tree_free(gs->stack[gs->depth].tree);
+		free(gs->stack[gs->depth].dup);
+	}
 	free(gs->stack);
 	free(gs->walk_path);
 	if (gs->pool_ready) {
@@ -415,6 +498,26 @@ static int fill_gitlink(const git_tree_entry *te, td_file_t *out, td_error_t *er
 	return TD_OK;
 }
 
+#define TD_GIT_DUPLICATE_DETAIL "the name occurs more than once in its tree"
+
+static int skip_duplicate(git_source *gs, const git_tree_entry *te, size_t prefix_len, td_file_t *out,
+			  td_error_t *err)
+{
+	const char *name = git_tree_entry_name(te);
+	char *key = td_strndup(name, name_key_len(name));
+
+	if (!key || set_path(out, gs, prefix_len, key) ||
+	    !(out->skip_detail = td_strndup(TD_GIT_DUPLICATE_DETAIL, strlen(TD_GIT_DUPLICATE_DETAIL)))) {
+		free(key);
+		td_file_release(out);
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	}
+	free(key);
+	out->type = TD_ENTRY_SKIPPED;
+	out->skip_reason = TD_SKIP_DUPLICATE;
+	return 1;
+}
+
 static int git_source_next(td_source_t *src, td_file_t *out, td_error_t *err)
 {
 	git_source *gs = src->impl;
@@ -424,15 +527,25 @@ static int git_source_next(td_source_t *src, td_file_t *out, td_error_t *err)
 		const git_tree_entry *te;
 		git_filemode_t mode;
 		size_t prefix_len = f->prefix_len;
-		int rc;
+		int rc, dup;
 
 		if (f->next_idx >= git_tree_entrycount(f->tree)) {
 			git_tree_free(f->tree);
+			free(f->dup);
 			gs->depth--;
 			continue;
 		}
+		/* Subtrees count too: a bomb of trees that name one subtree
+		 * ten times over lists nothing, but walks 10^9 of them. */
+		if ((rc = td_source_count(src, err)))
+			return rc;
+		dup = f->dup ? f->dup[f->next_idx] : DUP_NONE;
 		te = git_tree_entry_byindex(f->tree, f->next_idx++);
 		mode = git_tree_entry_filemode(te);
+		if (dup == DUP_LATER)
+			continue;
+		if (dup == DUP_FIRST)
+			return skip_duplicate(gs, te, prefix_len, out, err);
 		if (mode == GIT_FILEMODE_TREE && !unsafe_name(git_tree_entry_name(te))) {
 			if ((rc = enter_tree(gs, te, prefix_len, err)))
 				return rc;

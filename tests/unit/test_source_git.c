@@ -705,6 +705,72 @@ static void test_alternates(void)
 	td_source_free(src);
 }
 
+/* A git bomb: ten objects, 10^9 paths (each tree names one subtree ten
+ * times, nine deep). The walk stops at max_entries, subtrees counted. */
+static void test_bomb(void)
+{
+	td_source_opts_t opts = {0};
+	td_source_t *src;
+	td_error_t err = {0};
+	td_file_t f;
+	size_t n = 0;
+	int rc;
+
+	if (sh(fmt("set -e; cd '%s'; " GIT "init -q --bare bomb.git; cd bomb.git; "
+		   "b=$(printf 'x' | " GIT "hash-object -w --stdin); "
+		   "t=$(for i in 0 1 2 3 4 5 6 7 8 9; do printf '100644 blob %%s\tf%%s\n' $b $i; done | " GIT "mktree); "
+		   "for d in 1 2 3 4 5 6 7 8; do "
+		   "t=$(for i in 0 1 2 3 4 5 6 7 8 9; do printf '040000 tree %%s\td%%s\n' $t $i; done | " GIT "mktree); "
+		   "done; " GIT "update-ref refs/heads/main $(" GIT "commit-tree -m bomb $t)", tmp)))
+		return;
+	opts.max_entries = 5000;
+	if (!(src = open_ok(fmt("git:%s/bomb.git@main", tmp), &opts)))
+		return;
+	while ((rc = td_source_next(src, &f, &err)) > 0) {
+		td_file_release(&f);
+		n++;
+	}
+	CHECK_INT(rc, TD_ENOMEM);
+	CHECK(strstr(err.msg, "has more than 5000 entries") != NULL);
+	CHECK(n > 4000 && n < 5000);
+	td_source_free(src);
+}
+
+/* A crafted tree (git hash-object --literally) naming a blob twice, a
+ * subtree twice, and "x/y" beside a subtree "x": each name comes back
+ * once, skipped as a duplicate, so that no path is listed twice. */
+static void test_duplicate_names(void)
+{
+	td_source_t *src;
+	listing l;
+	const td_file_t *f;
+
+	if (sh(fmt("set -e; cd '%s'; " GIT "init -q --bare dup.git; cd dup.git; "
+		   "b=$(printf 'hello\\n' | " GIT "hash-object -w --stdin); "
+		   "s=$(printf '100644 blob %%s\\tin.txt\\n' $b | " GIT "mktree); "
+		   "python3 -c 'import sys; b, s = bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2]); "
+		   "sys.stdout.buffer.write(b\"100644 a.txt\\0\" + b + b\"100644 a.txt\\0\" + b + "
+		   "b\"40000 d\\0\" + s + b\"100644 ok.txt\\0\" + b + b\"40000 x\\0\" + s + "
+		   "b\"100644 x/y\\0\" + b + b\"40000 d\\0\" + s)' $b $s > ../dup.tree; "
+		   "t=$(" GIT "hash-object -t tree --literally -w ../dup.tree); "
+		   GIT "update-ref refs/heads/main $(" GIT "commit-tree -m dup $t)", tmp)))
+		return;
+	if (!(src = open_ok(fmt("git:%s/dup.git@main", tmp), NULL)))
+		return;
+	CHECK_INT(list_all(src, &l), 0);
+	CHECK_INT(l.n, 4);
+	f = find(&l, "a.txt", 5);
+	CHECK(f && f->type == TD_ENTRY_SKIPPED && !strcmp(f->skip_reason, TD_SKIP_DUPLICATE));
+	f = find(&l, "d", 1);
+	CHECK(f && f->type == TD_ENTRY_SKIPPED && !strcmp(f->skip_reason, TD_SKIP_DUPLICATE));
+	f = find(&l, "x", 1);
+	CHECK(f && f->type == TD_ENTRY_SKIPPED && !strcmp(f->skip_reason, TD_SKIP_DUPLICATE));
+	f = find(&l, "ok.txt", 6);
+	CHECK(f && f->type == TD_ENTRY_FILE);
+	listing_free(&l);
+	td_source_free(src);
+}
+
 int main(void)
 {
 	/* Roots are canonical: check_tmpdir gives the resolved path. */
@@ -724,6 +790,8 @@ int main(void)
 		test_blobs_read_counter();
 		test_hostile_loose_objects();
 		test_alternates();
+		test_bomb();
+		test_duplicate_names();
 	}
 	sh(fmt("rm -rf '%s'", tmp));
 	return check_finish();
