@@ -301,6 +301,13 @@ static int arc_source_open(td_source_t *src, const char *where, td_error_t *err)
 	r = archive_read_open_filename(as->a, where, TD_ARCHIVE_BLOCK_BYTES);
 	if (r == ARCHIVE_OK) {
 		r = archive_read_next_header(as->a, &as->pending);
+		/* No archive data at all (a zero-byte file, or a gzip of
+		 * nothing): most likely a failed download, and read as an
+		 * empty tree it would make every file of the other side look
+		 * added. An empty tar still holds its end-of-archive blocks. */
+		if (r == ARCHIVE_EOF && archive_format(as->a) == ARCHIVE_FORMAT_EMPTY)
+			return td_error_set(err, TD_EFORMAT, "'%s' is empty: it holds no archive, not even an empty one",
+					    where);
 		if (r == ARCHIVE_EOF) {
 			as->pending = NULL;
 			as->failed = -1; /* empty: the listing is over */

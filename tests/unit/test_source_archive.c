@@ -569,6 +569,7 @@ static void test_empty_and_sparse(void)
 	listing l;
 
 	if (sh(fmt("set -e; cd '%s'; tar cf empty.tar --files-from /dev/null; : > zero.tar; "
+		   ": | gzip > nothing.tar.gz; gzip < empty.tar > empty.tar.gz; "
 		   "mkdir sp; truncate -s 3M sp/holes.bin; "
 		   "printf 'middle' | dd of=sp/holes.bin bs=1 seek=1000000 conv=notrunc 2>/dev/null; "
 		   "tar --sparse -cf sparse.tar -C sp holes.bin", tmp)))
@@ -580,13 +581,16 @@ static void test_empty_and_sparse(void)
 		listing_free(&l);
 		td_source_free(src);
 	}
-	if ((src = open_ok(fmt("%s/zero.tar", tmp), NULL))) {
+	if ((src = open_ok(fmt("%s/empty.tar.gz", tmp), NULL))) {
 		list_all(src, &l, 1);
 		CHECK_INT(l.end_rc, 0);
 		CHECK_INT(l.n, 0);
 		listing_free(&l);
 		td_source_free(src);
 	}
+	/* no archive data at all: an error, not an empty tree */
+	expect_open_error(fmt("%s/zero.tar", tmp), TD_EFORMAT, "is empty");
+	expect_open_error(fmt("%s/nothing.tar.gz", tmp), TD_EFORMAT, "is empty");
 	/* Holes come back as zeros, a trailing one too. */
 	if ((src = open_ok(fmt("%s/sparse.tar", tmp), NULL))) {
 		size_t want_len;
