@@ -635,9 +635,16 @@ static int arc_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn 
 			goto canceled;
 		pos = (uint64_t)off + len;
 	}
-	/* A sparse member may end in a hole. */
+	/* A sparse member may end in a hole. Any other member whose data ends
+	 * before its size (a sparse one with an empty map, a format that only
+	 * warns) is not padded with made-up zeros. */
 	if (as->cur_sparse && pos < as->cur_size && (rc = feed_zeros(sink, ctx, as->cur_size - pos)))
 		goto canceled;
+	if (!as->cur_sparse && as->cur_size_known && pos < as->cur_size) {
+		*skip_reason = TD_SKIP_UNREADABLE;
+		return td_error_set(err, TD_EIO, "'%s' in archive '%s' has %llu bytes of data, not its size of %llu",
+				    entry->path, as->name, (unsigned long long)pos, (unsigned long long)as->cur_size);
+	}
 	return TD_OK;
 canceled:
 	return td_error_set(err, TD_ECANCELED, "reading '%s' stopped", entry->path);
