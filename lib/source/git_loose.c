@@ -24,6 +24,8 @@
 #define TD_LOOSE_OUT_BYTES TD_READ_BLOCK_BYTES
 /* "commit 18446744073709551615\0" is 28 bytes; git's own limit is 32. */
 #define TD_LOOSE_HEADER_MAX 32
+/* Compressed bytes read for the header: most lookups want nothing more. */
+#define TD_LOOSE_HEADER_READ_BYTES 1024
 /* Deflate turns one input byte into at most 1032 output bytes (258-byte
  * matches coded in 2 bits, RFC 1951): a header claiming more than that
  * of the file's size is a lie, refused before anything is allocated. */
@@ -33,8 +35,10 @@
 typedef struct loose_in {
 	int fd;
 	z_stream zs;
-	unsigned char in[TD_LOOSE_IN_BYTES];
-	unsigned char out[TD_LOOSE_OUT_BYTES];
+	unsigned char *in;   /* TD_LOOSE_IN_BYTES */
+	size_t in_want;      /* bytes read at a time: few for the header */
+	unsigned char head[TD_LOOSE_HEADER_MAX];
+	unsigned char *out;  /* TD_LOOSE_OUT_BYTES, for the body only */
 	int eof;
 	uint64_t file_bytes;
 	EVP_MD_CTX *sha;
@@ -53,7 +57,7 @@ static int fill_input(loose_in *l, td_error_t *err)
 	if (l->zs.avail_in || l->eof)
 		return TD_OK;
 	do
-		n = read(l->fd, l->in, sizeof(l->in));
+		n = read(l->fd, l->in, l->in_want);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return td_error_set(err, TD_EIO, "unable to read loose object: %s", strerror(errno));
@@ -142,10 +146,10 @@ static int sha_update(loose_in *l, const void *data, size_t len, td_error_t *err
 }
 
 /* Inflate until the header's NUL; the body bytes that came with it are
- * left in l->out[0..*extra). */
+ * left in l->head[0..*extra). */
 static int read_header(loose_in *l, td_loose_header_t *h, size_t *extra, int *end, td_error_t *err)
 {
-	unsigned char *buf = l->out;
+	unsigned char *buf = l->head;
 	size_t have = 0, n, hdr_len;
 	unsigned char *nul;
 	int rc;
@@ -225,10 +229,15 @@ static int inflate_body(loose_in *l, const unsigned char *id, const td_loose_hea
 	size_t have = extra, n;
 	int rc;
 
+	l->in_want = TD_LOOSE_IN_BYTES;
+	if (!(l->out = malloc(TD_LOOSE_OUT_BYTES)))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	memcpy(l->out, l->head, extra);
+
 	for (;;) {
 		/* Whole blocks to on_body, but the last. */
-		while (!end && have < sizeof(l->out)) {
-			if ((rc = inflate_some(l, l->out + have, sizeof(l->out) - have, &n, &end, err)))
+		while (!end && have < TD_LOOSE_OUT_BYTES) {
+			if ((rc = inflate_some(l, l->out + have, TD_LOOSE_OUT_BYTES - have, &n, &end, err)))
 				return rc;
 			have += n;
 		}
@@ -261,8 +270,14 @@ int td_loose_inflate(int fd, const unsigned char *id, td_loose_header_fn on_head
 	if (!(l = calloc(1, sizeof(*l))))
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	l->fd = fd;
+	l->in_want = TD_LOOSE_HEADER_READ_BYTES;
+	if (!(l->in = malloc(TD_LOOSE_IN_BYTES))) {
+		free(l);
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	}
 	l->file_bytes = st.st_size > 0 ? (uint64_t)st.st_size : 0;
 	if (inflateInit(&l->zs) != Z_OK) {
+		free(l->in);
 		free(l);
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	}
@@ -280,6 +295,8 @@ int td_loose_inflate(int fd, const unsigned char *id, td_loose_header_fn on_head
 out:
 	EVP_MD_CTX_free(l->sha);
 	inflateEnd(&l->zs);
+	free(l->out);
+	free(l->in);
 	free(l);
 	return rc;
 }
