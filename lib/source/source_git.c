@@ -203,8 +203,9 @@ static int name_at_cmp(const void *pa, const void *pb)
 }
 
 /* Mark the entries of tree whose names repeat; *out NULL when none do.
- * Trees as git writes them are sorted, so one pass finds nothing in the
- * common case; otherwise the names are sorted here. */
+ * Names already in byte order take one pass; others (git's own order puts
+ * a subtree "a" after a blob "a.c", as it sorts it as "a/") are sorted
+ * here; the marks are kept only when a name repeats. */
 static int find_duplicates(unsigned char **out, const git_tree *tree)
 {
 	size_t n = git_tree_entrycount(tree);
