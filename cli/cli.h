@@ -103,6 +103,7 @@ int cmd_check(int argc, char **argv);
 	{ "no-auto-strip", 0, NULL, "archives: keep a single top-level folder" }, \
 	{ "keep-going", 0, NULL, "archives: go on past a corrupt or truncated archive" }, \
 	{ "max-file-size", 0, "SIZE", "skip files larger than SIZE (K, M, G suffixes; default 1G; none: no limit)" }, \
+	{ "max-entries", 0, "N", "fail on a tree of more than N entries (default 10000000; none: no limit)" }, \
 	{ "quiet", 'q', NULL, "no progress or warnings on stderr" }
 int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quiet);
 /* Files over this are skipped as too_large unless --max-file-size says

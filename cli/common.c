@@ -66,6 +66,12 @@ int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quie
 		else if (cli_parse_size(arg, &v) || !v)
 			return cli_error("--max-file-size takes a size such as 64M, or none, not '%s'", arg), -1;
 		o->source.max_file_size = v;
+	} else if (!strcmp(name, "max-entries")) {
+		if (!strcmp(arg, "none"))
+			v = UINT64_MAX;
+		else if (cli_parse_uint(arg, UINT64_MAX - 1, &v) || !v)
+			return cli_error("--max-entries takes a number, or none, not '%s'", arg), -1;
+		o->source.max_entries = v;
 	} else if (!strcmp(name, "quiet")) {
 		*quiet = 1;
 	} else {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the build and test dependencies on Debian 12 (as root, or with sudo).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libssl-dev libsqlite3-dev libgit2-dev libarchive-dev
+pkgs=(build-essential cmake pkg-config libssl-dev libsqlite3-dev libgit2-dev libarchive-dev zlib1g-dev
       git tar xz-utils zstd bzip2 zip unzip python3 python3-jsonschema sqlite3
       clang libclang-rt-14-dev valgrind
       chromium # chromium: tests/e2e/browser.sh renders the HTML report headless

@@ -32,7 +32,15 @@ typedef struct td_source_opts {
 	uint64_t max_file_size;    /* 0 = no limit; larger files are TD_SKIP_TOO_LARGE */
 	const char *repo;          /* --repo: a spec without a git:/archive: prefix is a
 				    * revision of this git repository */
+	uint64_t max_entries;      /* entries, directories and archive members walked at most
+				    * (a git tree whose subtrees point to one subtree can name
+				    * 10^9 paths in 10 objects): past it, next() fails with
+				    * TD_ENOMEM. 0 = TD_SOURCE_MAX_ENTRIES_DEFAULT; UINT64_MAX = none */
 } td_source_opts_t;
+
+/* The default of td_source_opts_t.max_entries: ten times the largest
+ * source trees known (a Chromium checkout holds about 500,000 files). */
+#define TD_SOURCE_MAX_ENTRIES_DEFAULT 10000000u
 
 /* Consumer of content bytes; return 0 to go on, non-zero to stop. */
 typedef int (*td_sink_fn)(void *ctx, const void *data, size_t len);

@@ -150,6 +150,16 @@ int td_source_read_all(td_source_t *src, const td_file_t *entry, void *buf, size
 	return src->ops->read_all(src, entry, buf, cap, len, skip_reason, err);
 }
 
+int td_source_count(td_source_t *src, td_error_t *err)
+{
+	uint64_t max = src->opts.max_entries ? src->opts.max_entries : TD_SOURCE_MAX_ENTRIES_DEFAULT;
+
+	if (++src->walked <= max)
+		return TD_OK;
+	return td_error_set(err, TD_ENOMEM, "'%s' has more than %llu entries (the limit on entries)",
+			    src->root ? src->root : "tree", (unsigned long long)max);
+}
+
 int td_source_incomplete(const td_source_t *src)
 {
 	return src->incomplete;

@@ -20,9 +20,6 @@
 
 /* libarchive's read-ahead block size for the archive file. */
 #define TD_ARCHIVE_BLOCK_BYTES (64 * 1024)
-/* Members listed at most: the set of seen paths is kept in memory, and a
- * small compressed archive can hold millions of empty members. */
-#define TD_ARCHIVE_MAX_ENTRIES (8u * 1024 * 1024)
 
 /* One path listed so far, for duplicates and hard link targets. */
 typedef struct arc_seen {
@@ -41,7 +38,6 @@ typedef struct arc_source {
 	int failed;          /* 1: an error ended the listing; -1: it reached the end */
 	int fail_code;
 	char *fail_msg;
-	unsigned long long members;
 
 	arc_seen *seen;      /* open addressing, power-of-two capacity */
 	size_t seen_cap, seen_count;
@@ -51,6 +47,7 @@ typedef struct arc_source {
 	size_t cur_len;
 	int cur_readable;
 	uint64_t cur_size;
+	int cur_size_known;
 	int cur_sparse;
 } arc_source;
 
@@ -304,6 +301,13 @@ static int arc_source_open(td_source_t *src, const char *where, td_error_t *err)
 	r = archive_read_open_filename(as->a, where, TD_ARCHIVE_BLOCK_BYTES);
 	if (r == ARCHIVE_OK) {
 		r = archive_read_next_header(as->a, &as->pending);
+		/* No archive data at all (a zero-byte file, or a gzip of
+		 * nothing): most likely a failed download, and read as an
+		 * empty tree it would make every file of the other side look
+		 * added. An empty tar still holds its end-of-archive blocks. */
+		if (r == ARCHIVE_EOF && archive_format(as->a) == ARCHIVE_FORMAT_EMPTY)
+			return td_error_set(err, TD_EFORMAT, "'%s' is empty: it holds no archive, not even an empty one",
+					    where);
 		if (r == ARCHIVE_EOF) {
 			as->pending = NULL;
 			as->failed = -1; /* empty: the listing is over */
@@ -469,6 +473,7 @@ static int remember_current(arc_source *as, const td_file_t *f, struct archive_e
 		return TD_ENOMEM;
 	as->cur_len = f->path_len;
 	as->cur_size = f->size_bytes;
+	as->cur_size_known = archive_entry_size_is_set(ae);
 	as->cur_sparse = archive_entry_sparse_count(ae) > 0;
 	as->cur_readable = 1;
 	return TD_OK;
@@ -507,11 +512,12 @@ static int arc_source_next(td_source_t *src, td_file_t *out, td_error_t *err)
 				return src->opts.keep_going ? 0 : rc;
 			}
 		}
-		if (++as->members > TD_ARCHIVE_MAX_ENTRIES) {
+		/* The set of seen paths is kept in memory, and a small
+		 * compressed archive can hold millions of empty members. */
+		if ((rc = td_source_count(src, err))) {
 			/* a limit, not damage: an error even with keep_going */
 			as->failed = 1;
-			as->fail_code = td_error_set(err, TD_ENOMEM, "archive '%s' has more than %u members",
-						     as->name, TD_ARCHIVE_MAX_ENTRIES);
+			as->fail_code = rc;
 			free(as->fail_msg);
 			as->fail_msg = err ? td_strndup(err->msg, strlen(err->msg)) : NULL;
 			return as->fail_code;
@@ -550,6 +556,29 @@ static int feed_zeros(td_sink_fn sink, void *ctx, uint64_t len)
 		if (sink(ctx, zeros, n))
 			return TD_ECANCELED;
 		len -= n;
+	}
+	return TD_OK;
+}
+
+/* Data at [off, off + len) of the member being read: within its size, and
+ * within max_file_size when the archive did not give a size. A sparse
+ * member's map can name offsets far beyond the size its header gives (10
+ * KiB of tar claiming 20 GiB of holes): checked before the holes are fed. */
+static int check_extent(td_source_t *src, const td_file_t *entry, uint64_t off, size_t len,
+			const char **skip_reason, td_error_t *err)
+{
+	arc_source *as = src->impl;
+	uint64_t end = off + (uint64_t)len;
+
+	if (end < off || (as->cur_size_known && end > as->cur_size)) {
+		*skip_reason = TD_SKIP_UNREADABLE;
+		return td_error_set(err, TD_EIO, "'%s' in archive '%s' has data past its size of %llu bytes",
+				    entry->path, as->name, (unsigned long long)as->cur_size);
+	}
+	if (src->opts.max_file_size && end > src->opts.max_file_size) {
+		*skip_reason = TD_SKIP_TOO_LARGE;
+		return td_error_set(err, TD_EIO, "'%s' in archive '%s' is larger than %llu bytes", entry->path,
+				    as->name, (unsigned long long)src->opts.max_file_size);
 	}
 	return TD_OK;
 }
@@ -598,15 +627,24 @@ static int arc_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn 
 		if (off < 0 || (uint64_t)off < pos)
 			return td_error_set(err, TD_EARCHIVE, "bad data offset in '%s' of archive '%s'",
 					    entry->path, as->name);
+		if ((rc = check_extent(src, entry, (uint64_t)off, len, skip_reason, err)))
+			return rc;
 		if ((uint64_t)off > pos && (rc = feed_zeros(sink, ctx, (uint64_t)off - pos)))
 			goto canceled;
 		if ((rc = feed(sink, ctx, buf, len)))
 			goto canceled;
 		pos = (uint64_t)off + len;
 	}
-	/* A sparse member may end in a hole. */
+	/* A sparse member may end in a hole. Any other member whose data ends
+	 * before its size (a sparse one with an empty map, a format that only
+	 * warns) is not padded with made-up zeros. */
 	if (as->cur_sparse && pos < as->cur_size && (rc = feed_zeros(sink, ctx, as->cur_size - pos)))
 		goto canceled;
+	if (!as->cur_sparse && as->cur_size_known && pos < as->cur_size) {
+		*skip_reason = TD_SKIP_UNREADABLE;
+		return td_error_set(err, TD_EIO, "'%s' in archive '%s' has %llu bytes of data, not its size of %llu",
+				    entry->path, as->name, (unsigned long long)pos, (unsigned long long)as->cur_size);
+	}
 	return TD_OK;
 canceled:
 	return td_error_set(err, TD_ECANCELED, "reading '%s' stopped", entry->path);

@@ -99,6 +99,15 @@ static int set_errno_error(td_error_t *err, int code, const char *what, const ch
 	return td_error_set(err, code, "unable to %s '%s': %s", what, path, errtext(e, buf, sizeof(buf)));
 }
 
+/* Errors of this run, not properties of the tree: out of file descriptors
+ * or of kernel memory. They end the scan (exit 2) rather than being
+ * recorded as dir_unreadable or unreadable, which would store a tree with
+ * a hole that another run would not have. */
+static int is_run_error(int e)
+{
+	return e == EMFILE || e == ENFILE || e == ENOMEM || e == ENOBUFS;
+}
+
 static void frame_close_fd(struct dir_frame *f)
 {
 	if (f->dir)
@@ -176,6 +185,10 @@ static int entry_skipped_errno(td_file_t *out, const struct dir_walk *w, size_t 
 			       int e, td_error_t *err)
 {
 	char buf[TD_DIR_ERRTEXT_BYTES];
+
+	if (is_run_error(e))
+		return td_error_set(err, TD_EIO, "unable to read '%.*s': %s", (int)len, w->path,
+				    errtext(e, buf, sizeof(buf)));
 	return entry_skipped(out, w, len, reason, errtext(e, buf, sizeof(buf)), err);
 }
 
@@ -498,7 +511,10 @@ static int walk_next_name(td_source_t *src, td_file_t *out, td_error_t *err)
 	const char *name = top->sorted[top->sorted_pos++];
 	struct stat st;
 	size_t len;
+	int rc;
 
+	if ((rc = td_source_count(src, err)))
+		return rc;
 	if (name[0])
 		return walk_descend(src, name + 1, out, err);
 	name++;
@@ -662,7 +678,9 @@ static int read_changed(const char **skip_reason, td_error_t *err, const char *p
 
 static int read_errno(const char **skip_reason, td_error_t *err, const char *what, const char *path, int e)
 {
-	if (e == ENOENT)
+	if (is_run_error(e))
+		*skip_reason = NULL; /* an error of this run: the scan ends */
+	else if (e == ENOENT)
 		*skip_reason = TD_SKIP_VANISHED;
 	else if (e == ELOOP || e == ENOTDIR || e == EXDEV)
 		/* A component became a symlink or a non-directory. */

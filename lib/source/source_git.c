@@ -14,9 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <git2.h>
+#include <git2/sys/repository.h>
 
+#include "git_loose.h"
 #include "internal.h"
 #include "source_impl.h"
 
@@ -31,11 +34,22 @@ _Static_assert(TD_GIT_RAW_OID_BYTES == TD_GITOID_BYTES, "git blob ids are SHA-1"
 #define TD_GIT_MAX_DEPTH 4096
 /* Reader handles opened at most; further readers wait for a free one. */
 #define TD_GIT_POOL_MAX 64
+/* Loose blobs are streamed (git_loose.c); packed ones are read whole by
+ * libgit2, which cannot stream them in 1.5. Those over this size are read
+ * one at a time, so that memory grows with the largest of them, not with
+ * the number of workers times it. */
+#define TD_GIT_WHOLE_READ_BYTES (32u << 20)
+
+/* An entry whose name occurs more than once in its tree (git never writes
+ * one; a crafted tree can hold one): the name comes back once, skipped as a
+ * duplicate, and none of its copies is read. */
+enum { DUP_NONE = 0, DUP_FIRST = 1, DUP_LATER = 2 };
 
 typedef struct git_frame {
 	git_tree *tree;
 	size_t next_idx;
 	size_t prefix_len;   /* bytes of walk_path that name this tree, with '/' */
+	unsigned char *dup;  /* DUP_* per entry; NULL when every name is unique */
 } git_frame;
 
 typedef struct git_source {
@@ -55,6 +69,8 @@ typedef struct git_source {
 	size_t pool_max;
 	int libgit2_ref;            /* holds one git_libgit2_init() */
 	int pool_ready;
+	pthread_mutex_t big_lock;   /* held while a packed blob over TD_GIT_WHOLE_READ_BYTES is read */
+	td_loose_dirs_t dirs;       /* object directories, for streaming loose blobs */
 } git_source;
 
 static const char *git_errmsg(void)
@@ -101,12 +117,39 @@ static int split_where(const char *where, char **repo_out, char **rev_out)
 	return *repo_out && *rev_out ? TD_OK : TD_ENOMEM;
 }
 
-static int open_repo(git_repository **out, const char *path, td_error_t *err)
+/* Give repo an object database whose loose objects are read by
+ * git_loose.c, never by libgit2 (see git_loose.h); dirs as
+ * td_loose_odb_new's. */
+static int install_odb(git_repository *repo, td_loose_dirs_t *dirs, const char *path, td_error_t *err)
 {
-	int gerr = git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	git_buf objects = GIT_BUF_INIT;
+	git_odb *odb = NULL;
+	int rc;
 
-	if (!gerr)
-		return TD_OK;
+	if (git_repository_item_path(&objects, repo, GIT_REPOSITORY_ITEM_OBJECTS))
+		return td_error_set(err, TD_EGIT, "unable to find the objects of '%s': %s", path, git_errmsg());
+	rc = td_loose_odb_new(&odb, dirs, objects.ptr, err);
+	git_buf_dispose(&objects);
+	if (rc)
+		return rc;
+	if (git_repository_set_odb(repo, odb))
+		rc = td_error_set(err, TD_EGIT, "unable to set the object database of '%s': %s", path,
+				  git_errmsg());
+	git_odb_free(odb); /* the repository holds its own reference */
+	return rc;
+}
+
+static int open_repo(git_repository **out, td_loose_dirs_t *dirs, const char *path, td_error_t *err)
+{
+	int gerr = git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL), rc;
+
+	if (!gerr) {
+		if ((rc = install_odb(*out, dirs, path, err))) {
+			git_repository_free(*out);
+			*out = NULL;
+		}
+		return rc;
+	}
 	*out = NULL;
 	/* libgit2 1.5 knows SHA-1 object ids only; say so plainly. */
 	if (strstr(git_errmsg(), "objectformat"))
@@ -139,9 +182,79 @@ static int make_root(td_source_t *src, git_repository *repo, const git_oid *id)
 	return TD_OK;
 }
 
+/* A name as a path component sees it: up to its first '/' (an unsafe
+ * name "a/b" would come back as the path of an "a" beside it). */
+static size_t name_key_len(const char *name)
+{
+	return strcspn(name, "/");
+}
+
+typedef struct name_at {
+	const char *name;
+	size_t len, idx;
+} name_at;
+
+static int name_at_cmp(const void *pa, const void *pb)
+{
+	const name_at *a = pa, *b = pb;
+	int c = td_path_cmp(a->name, a->len, b->name, b->len);
+
+	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* Mark the entries of tree whose names repeat; *out NULL when none do.
+ * Names already in byte order take one pass; others (git's own order puts
+ * a subtree "a" after a blob "a.c", as it sorts it as "a/") are sorted
+ * here; the marks are kept only when a name repeats. */
+static int find_duplicates(unsigned char **out, const git_tree *tree)
+{
+	size_t n = git_tree_entrycount(tree);
+	name_at *names;
+	unsigned char *dup;
+	int sorted = 1;
+
+	*out = NULL;
+	for (size_t i = 1; i < n && sorted; i++) {
+		const char *a = git_tree_entry_name(git_tree_entry_byindex(tree, i - 1));
+		const char *b = git_tree_entry_name(git_tree_entry_byindex(tree, i));
+
+		sorted = td_path_cmp(a, name_key_len(a), b, name_key_len(b)) < 0;
+	}
+	if (sorted)
+		return TD_OK;
+	if (!(names = td_malloc_array(n, sizeof(*names))))
+		return TD_ENOMEM;
+	if (!(dup = calloc(n, 1))) {
+		free(names);
+		return TD_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		names[i].name = git_tree_entry_name(git_tree_entry_byindex(tree, i));
+		names[i].len = name_key_len(names[i].name);
+		names[i].idx = i;
+	}
+	qsort(names, n, sizeof(*names), name_at_cmp);
+	for (size_t i = 1; i < n; i++) {
+		if (td_path_cmp(names[i - 1].name, names[i - 1].len, names[i].name, names[i].len))
+			continue;
+		if (!dup[names[i - 1].idx])
+			dup[names[i - 1].idx] = DUP_FIRST;
+		dup[names[i].idx] = DUP_LATER;
+	}
+	free(names);
+	for (size_t i = 0; i < n; i++)
+		if (dup[i]) {
+			*out = dup;
+			return TD_OK;
+		}
+	free(dup);
+	return TD_OK;
+}
+
 static int push_tree(git_source *gs, git_tree *tree, size_t prefix_len, td_error_t *err)
 {
 	void *stack = gs->stack;
+	unsigned char *dup;
 
 	if (gs->depth >= TD_GIT_MAX_DEPTH) {
 		git_tree_free(tree);
@@ -153,6 +266,11 @@ static int push_tree(git_source *gs, git_tree *tree, size_t prefix_len, td_error
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	}
 	gs->stack = stack;
+	if (find_duplicates(&dup, tree)) {
+		git_tree_free(tree);
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	}
+	gs->stack[gs->depth].dup = dup;
 	gs->stack[gs->depth].tree = tree;
 	gs->stack[gs->depth].next_idx = 0;
 	gs->stack[gs->depth].prefix_len = prefix_len;
@@ -164,8 +282,11 @@ static void git_source_close(td_source_t *src)
 {
 	git_source *gs = src->impl;
 
-	while (gs->depth)
-		git_tree_free(gs->stack[--gs->depth].tree);
+	while (gs->depth) {
+		gs->depth--;
+		git_tree_free(gs->stack[gs->depth].tree);
+		free(gs->stack[gs->depth].dup);
+	}
 	free(gs->stack);
 	free(gs->walk_path);
 	if (gs->pool_ready) {
@@ -173,7 +294,9 @@ static void git_source_close(td_source_t *src)
 			git_repository_free(gs->pool_free[i]);
 		pthread_cond_destroy(&gs->pool_cond);
 		pthread_mutex_destroy(&gs->pool_lock);
+		pthread_mutex_destroy(&gs->big_lock);
 	}
+	td_loose_dirs_release(&gs->dirs);
 	free(gs->pool_free);
 	git_odb_free(gs->odb);
 	git_repository_free(gs->repo);
@@ -210,6 +333,12 @@ static int git_source_open(td_source_t *src, const char *where, td_error_t *err)
 		rc = td_error_set(err, TD_ENOMEM, "unable to create a condition variable");
 		goto out;
 	}
+	if (pthread_mutex_init(&gs->big_lock, NULL)) {
+		pthread_cond_destroy(&gs->pool_cond);
+		pthread_mutex_destroy(&gs->pool_lock);
+		rc = td_error_set(err, TD_ENOMEM, "unable to create a lock");
+		goto out;
+	}
 	gs->pool_ready = 1;
 	/* Without thread support in libgit2, reads must not overlap at all. */
 	gs->pool_max = (git_libgit2_features() & GIT_FEATURE_THREADS) ? TD_GIT_POOL_MAX : 1;
@@ -233,7 +362,7 @@ static int git_source_open(td_source_t *src, const char *where, td_error_t *err)
 		rc = td_error_set(err, rc, "out of memory");
 		goto out;
 	}
-	if ((rc = open_repo(&gs->repo, gs->open_path, err)))
+	if ((rc = open_repo(&gs->repo, &gs->dirs, gs->open_path, err)))
 		goto out;
 	if ((gerr = git_repository_odb(&gs->odb, gs->repo))) {
 		rc = td_error_set(err, TD_EGIT, "unable to open the object database of '%s': %s",
@@ -370,6 +499,26 @@ static int fill_gitlink(const git_tree_entry *te, td_file_t *out, td_error_t *er
 	return TD_OK;
 }
 
+#define TD_GIT_DUPLICATE_DETAIL "the name occurs more than once in its tree"
+
+static int skip_duplicate(git_source *gs, const git_tree_entry *te, size_t prefix_len, td_file_t *out,
+			  td_error_t *err)
+{
+	const char *name = git_tree_entry_name(te);
+	char *key = td_strndup(name, name_key_len(name));
+
+	if (!key || set_path(out, gs, prefix_len, key) ||
+	    !(out->skip_detail = td_strndup(TD_GIT_DUPLICATE_DETAIL, strlen(TD_GIT_DUPLICATE_DETAIL)))) {
+		free(key);
+		td_file_release(out);
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	}
+	free(key);
+	out->type = TD_ENTRY_SKIPPED;
+	out->skip_reason = TD_SKIP_DUPLICATE;
+	return 1;
+}
+
 static int git_source_next(td_source_t *src, td_file_t *out, td_error_t *err)
 {
 	git_source *gs = src->impl;
@@ -379,15 +528,25 @@ static int git_source_next(td_source_t *src, td_file_t *out, td_error_t *err)
 		const git_tree_entry *te;
 		git_filemode_t mode;
 		size_t prefix_len = f->prefix_len;
-		int rc;
+		int rc, dup;
 
 		if (f->next_idx >= git_tree_entrycount(f->tree)) {
 			git_tree_free(f->tree);
+			free(f->dup);
 			gs->depth--;
 			continue;
 		}
+		/* Subtrees count too: a bomb of trees that name one subtree
+		 * ten times over lists nothing, but walks 10^9 of them. */
+		if ((rc = td_source_count(src, err)))
+			return rc;
+		dup = f->dup ? f->dup[f->next_idx] : DUP_NONE;
 		te = git_tree_entry_byindex(f->tree, f->next_idx++);
 		mode = git_tree_entry_filemode(te);
+		if (dup == DUP_LATER)
+			continue;
+		if (dup == DUP_FIRST)
+			return skip_duplicate(gs, te, prefix_len, out, err);
 		if (mode == GIT_FILEMODE_TREE && !unsafe_name(git_tree_entry_name(te))) {
 			if ((rc = enter_tree(gs, te, prefix_len, err)))
 				return rc;
@@ -449,7 +608,7 @@ static int pool_get(git_source *gs, git_repository **out, td_error_t *err)
 	gs->n_open++;
 	pthread_mutex_unlock(&gs->pool_lock);
 
-	if ((rc = open_repo(out, gs->open_path, err))) {
+	if ((rc = open_repo(out, NULL, gs->open_path, err))) {
 		pthread_mutex_lock(&gs->pool_lock);
 		gs->n_open--;
 		pthread_cond_signal(&gs->pool_cond);
@@ -475,26 +634,85 @@ static void pool_put(git_source *gs, git_repository *repo)
 	pthread_mutex_unlock(&gs->pool_lock);
 }
 
-static int git_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, void *ctx,
-			   const char **skip_reason, td_error_t *err)
+typedef struct blob_stream {
+	const td_file_t *entry;
+	td_sink_fn sink;
+	void *ctx;
+} blob_stream;
+
+static int blob_header(void *ctx, const td_loose_header_t *h)
 {
-	git_source *gs = src->impl;
+	const blob_stream *bs = ctx;
+
+	if (h->type != GIT_OBJECT_BLOB)
+		return TD_EFORMAT;
+	return h->size == bs->entry->size_bytes ? 0 : TD_EIO;
+}
+
+static int blob_body(void *ctx, const void *data, size_t len)
+{
+	const blob_stream *bs = ctx;
+
+	return bs->sink(bs->ctx, data, len);
+}
+
+/* The blob from a loose object, streamed: 1 when there is none (it is
+ * packed), else as read(). */
+static int read_loose(git_source *gs, const td_file_t *entry, const git_oid *id, td_sink_fn sink, void *ctx,
+		      const char **skip_reason, td_error_t *err)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	blob_stream bs = { entry, sink, ctx };
+	td_error_t e = { 0 };
+	int fd = -1, rc;
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	for (size_t i = 0; i < gs->dirs.count && fd < 0; i++) {
+		fd = td_loose_open(gs->dirs.dir[i], id);
+		if (fd < 0 && errno != ENOENT && errno != ENOTDIR) {
+			*skip_reason = TD_SKIP_UNREADABLE;
+			return td_error_set(err, TD_EIO, "unable to read blob %s of '%s' in '%s': %s", hex,
+					    entry->path, gs->open_path,
+					    errno == EINVAL ? "not a regular file" : strerror(errno));
+		}
+	}
+	if (fd < 0)
+		return 1;
+	/* The sink gets a block at a time: no blob is held whole. */
+	rc = td_loose_inflate(fd, id->id, blob_header, blob_body, &bs, &e);
+	close(fd);
+	if (!rc)
+		return TD_OK;
+	if (rc == TD_ECANCELED || rc == TD_ENOMEM)
+		return td_error_set(err, rc, "reading '%s' stopped", entry->path);
+	if (rc == TD_EIO && !e.msg[0]) {
+		*skip_reason = TD_SKIP_CHANGED;
+		return td_error_set(err, TD_EIO, "'%s' changed after it was listed", entry->path);
+	}
+	*skip_reason = TD_SKIP_UNREADABLE;
+	return td_error_set(err, TD_EIO, "unable to read blob %s of '%s' in '%s': %s", hex, entry->path,
+			    gs->open_path, e.msg[0] ? e.msg : "not a blob");
+}
+
+/* A packed blob, read whole by libgit2 and fed in blocks. */
+static int read_packed(git_source *gs, const td_file_t *entry, const git_oid *id, td_sink_fn sink, void *ctx,
+		       const char **skip_reason, td_error_t *err)
+{
+	int big = entry->size_bytes > TD_GIT_WHOLE_READ_BYTES;
 	git_repository *repo;
 	git_blob *blob = NULL;
 	const unsigned char *data;
 	uint64_t size, off;
-	git_oid id;
 	int rc;
 
-	if (entry->type != TD_ENTRY_FILE || !entry->has_gitoid)
-		return td_error_set(err, TD_EINVAL, "'%s' is not a file of '%s'", entry->path, src->root);
-	memcpy(id.id, entry->gitoid, TD_GITOID_BYTES);
 	if ((rc = pool_get(gs, &repo, err)))
 		return rc;
-	if (git_blob_lookup(&blob, repo, &id)) {
+	if (big)
+		pthread_mutex_lock(&gs->big_lock);
+	if (git_blob_lookup(&blob, repo, id)) {
 		char hex[GIT_OID_HEXSZ + 1];
 
-		git_oid_tostr(hex, sizeof(hex), &id);
+		git_oid_tostr(hex, sizeof(hex), id);
 		*skip_reason = TD_SKIP_UNREADABLE;
 		rc = td_error_set(err, TD_EIO, "unable to read blob %s of '%s' in '%s': %s",
 				  hex, entry->path, gs->open_path, git_errmsg());
@@ -502,6 +720,11 @@ static int git_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn 
 	}
 	data = git_blob_rawcontent(blob);
 	size = (uint64_t)git_blob_rawsize(blob);
+	if (size != entry->size_bytes) {
+		*skip_reason = TD_SKIP_CHANGED;
+		rc = td_error_set(err, TD_EIO, "'%s' changed after it was listed", entry->path);
+		goto out;
+	}
 	for (off = 0; off < size;) {
 		size_t n = size - off > TD_READ_BLOCK_BYTES ? TD_READ_BLOCK_BYTES : (size_t)(size - off);
 
@@ -513,7 +736,25 @@ static int git_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn 
 	}
 out:
 	git_blob_free(blob);
+	if (big)
+		pthread_mutex_unlock(&gs->big_lock);
 	pool_put(gs, repo);
+	return rc;
+}
+
+static int git_source_read(td_source_t *src, const td_file_t *entry, td_sink_fn sink, void *ctx,
+			   const char **skip_reason, td_error_t *err)
+{
+	git_source *gs = src->impl;
+	git_oid id;
+	int rc;
+
+	if (entry->type != TD_ENTRY_FILE || !entry->has_gitoid)
+		return td_error_set(err, TD_EINVAL, "'%s' is not a file of '%s'", entry->path, src->root);
+	memcpy(id.id, entry->gitoid, TD_GITOID_BYTES);
+	rc = read_loose(gs, entry, &id, sink, ctx, skip_reason, err);
+	if (rc == 1)
+		rc = read_packed(gs, entry, &id, sink, ctx, skip_reason, err);
 	return rc;
 }
 

@@ -32,6 +32,7 @@ struct td_source {
 	char *incomplete_reason; /* malloc'd error text when incomplete */
 	void *impl;
 	_Atomic uint64_t reads; /* td_source_read calls, from any thread */
+	uint64_t walked;        /* td_source_count calls: the walk's thread only */
 };
 
 extern const td_source_ops_t td_source_dir_ops;
@@ -49,6 +50,11 @@ int td_link_escapes(const char *path, size_t path_len, const char *target);
  * *len gets the size read. Otherwise as td_source_read. */
 int td_source_read_all(td_source_t *src, const td_file_t *entry, void *buf, size_t cap, size_t *len,
 		       const char **skip_reason, td_error_t *err);
+
+/* Count one more item of the walk (an entry, a directory, an archive
+ * member) against opts.max_entries: 0, or TD_ENOMEM with err set once the
+ * limit is passed. */
+int td_source_count(td_source_t *src, td_error_t *err);
 
 /* Read block size for file content. */
 #define TD_READ_BLOCK_BYTES (256 * 1024)

@@ -569,6 +569,7 @@ static void test_empty_and_sparse(void)
 	listing l;
 
 	if (sh(fmt("set -e; cd '%s'; tar cf empty.tar --files-from /dev/null; : > zero.tar; "
+		   ": | gzip > nothing.tar.gz; gzip < empty.tar > empty.tar.gz; "
 		   "mkdir sp; truncate -s 3M sp/holes.bin; "
 		   "printf 'middle' | dd of=sp/holes.bin bs=1 seek=1000000 conv=notrunc 2>/dev/null; "
 		   "tar --sparse -cf sparse.tar -C sp holes.bin", tmp)))
@@ -580,13 +581,16 @@ static void test_empty_and_sparse(void)
 		listing_free(&l);
 		td_source_free(src);
 	}
-	if ((src = open_ok(fmt("%s/zero.tar", tmp), NULL))) {
+	if ((src = open_ok(fmt("%s/empty.tar.gz", tmp), NULL))) {
 		list_all(src, &l, 1);
 		CHECK_INT(l.end_rc, 0);
 		CHECK_INT(l.n, 0);
 		listing_free(&l);
 		td_source_free(src);
 	}
+	/* no archive data at all: an error, not an empty tree */
+	expect_open_error(fmt("%s/zero.tar", tmp), TD_EFORMAT, "is empty");
+	expect_open_error(fmt("%s/nothing.tar.gz", tmp), TD_EFORMAT, "is empty");
 	/* Holes come back as zeros, a trailing one too. */
 	if ((src = open_ok(fmt("%s/sparse.tar", tmp), NULL))) {
 		size_t want_len;
@@ -601,6 +605,52 @@ static void test_empty_and_sparse(void)
 		listing_free(&l);
 		td_source_free(src);
 	}
+}
+
+/* A sparse member whose map reaches far past the size its header gives:
+ * 10 KiB of tar that would feed 20 GiB of zeros. It is turned down before
+ * any hole is fed. */
+static void test_sparse_map_past_size(void)
+{
+	td_source_opts_t opts = {0};
+	td_source_t *src;
+	listing l;
+
+	if (sh(fmt("set -e; cd '%s'; python3 - <<'EOF'\n"
+		   "import io, tarfile\n"
+		   "def member(t, name, realsize, off, n):\n"
+		   "    m = b'1\\n%%d\\n%%d\\n' %% (off, n)\n"
+		   "    data = m + b'\\0' * (512 - len(m)) + b'X' * n\n"
+		   "    i = tarfile.TarInfo('GNUSparseFile.0/' + name); i.size = len(data)\n"
+		   "    i.pax_headers = {'GNU.sparse.major': '1', 'GNU.sparse.minor': '0',\n"
+		   "                     'GNU.sparse.name': name, 'GNU.sparse.realsize': str(realsize)}\n"
+		   "    t.addfile(i, io.BytesIO(data))\n"
+		   "t = tarfile.open('bomb.tar', 'w', format=tarfile.PAX_FORMAT)\n"
+		   "member(t, 'holes.bin', 1000, 20 << 30, 10)\n"
+		   "member(t, 'fine.bin', 2400, 1000, 1000)\n"
+		   "t.close()\n"
+		   "EOF", tmp)))
+		return;
+	opts.max_file_size = 2500;
+	if (!(src = open_ok(fmt("%s/bomb.tar", tmp), &opts)))
+		return;
+	list_all(src, &l, 1);
+	CHECK_INT(l.end_rc, 0);
+	CHECK_INT(l.n, 2);
+	if (l.n == 2) {
+		CHECK_STR(l.it[0].f.path, "holes.bin");
+		CHECK_INT(l.it[0].read_rc, TD_EIO);
+		CHECK(l.it[0].skip && !strcmp(l.it[0].skip, TD_SKIP_UNREADABLE));
+		CHECK(l.it[0].len <= 1000);
+		/* a sound sparse member: holes as zeros, a trailing one too */
+		CHECK_STR(l.it[1].f.path, "fine.bin");
+		CHECK_INT(l.it[1].read_rc, 0);
+		CHECK_INT(l.it[1].len, 2400);
+		CHECK(l.it[1].len == 2400 && l.it[1].data[999] == 0 && l.it[1].data[1000] == 'X' &&
+		      l.it[1].data[1999] == 'X' && l.it[1].data[2000] == 0 && l.it[1].data[2399] == 0);
+	}
+	listing_free(&l);
+	td_source_free(src);
 }
 
 /* `git archive --prefix=top/ TAG` holds, after strip_components=1, what the
@@ -675,6 +725,7 @@ int main(void)
 		test_truncated();
 		test_errors();
 		test_empty_and_sparse();
+		test_sparse_map_past_size();
 		test_git_archive_matches_git_source();
 	}
 	sh(fmt("rm -rf '%s'", tmp));

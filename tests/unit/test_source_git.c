@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "check.h"
 #include "shell_fixture.h"
 #include "source_impl.h"
@@ -523,6 +525,252 @@ static void test_blobs_read_counter(void)
 	td_source_free(src);
 }
 
+/* Write a loose object file: zlib of raw[0..len), cut to keep bytes of
+ * the compressed stream when keep is not 0, garbage appended when extra. */
+static void write_loose(const char *gitdir, const char *hex, const void *raw, size_t len, size_t keep,
+			const char *extra)
+{
+	uLongf zlen = compressBound((uLong)len);
+	unsigned char *z = malloc(zlen);
+	const char *path = fmt("%s/objects/%.2s/%s", gitdir, hex, hex + 2);
+	FILE *f;
+
+	if (!z || compress(z, &zlen, raw, (uLong)len) != Z_OK)
+		abort();
+	if (keep && keep < zlen)
+		zlen = keep;
+	sh(fmt("chmod u+w '%s'", path));
+	if (!(f = fopen(path, "wb")) || fwrite(z, 1, zlen, f) != zlen ||
+	    (extra && fputs(extra, f) < 0) || fclose(f))
+		abort();
+	free(z);
+}
+
+/* "blob N\0" + body, N given apart from the body's true length. */
+static size_t blob_object(char *out, size_t cap, const char *type, unsigned long long n, const char *body,
+			  size_t body_len)
+{
+	int h = snprintf(out, cap, "%s %llu", type, n);
+
+	if (h < 0 || (size_t)h + 1 + body_len > cap)
+		abort();
+	memcpy(out + h + 1, body, body_len);
+	return (size_t)h + 1 + body_len;
+}
+
+/* Read the one file of a fresh source of hostile: rc and error text. */
+static int read_hostile(const char *rev, const char *path, const char **skip, char *msg, size_t msg_len)
+{
+	td_source_t *src = NULL;
+	td_error_t err = {0};
+	listing l;
+	const td_file_t *f;
+	buf b = {0};
+	int rc;
+
+	*skip = NULL;
+	msg[0] = '\0';
+	if ((rc = td_source_open(&src, fmt("git:%s/hostile@%s", tmp, rev), NULL, &err))) {
+		snprintf(msg, msg_len, "%s", err.msg);
+		return rc;
+	}
+	memset(&l, 0, sizeof(l));
+	for (;;) {
+		if (l.n == l.cap && !(l.f = realloc(l.f, (l.cap = l.cap ? l.cap * 2 : 8) * sizeof(*l.f))))
+			abort();
+		if ((rc = td_source_next(src, &l.f[l.n], &err)) <= 0)
+			break;
+		l.n++;
+	}
+	if (rc < 0) {
+		snprintf(msg, msg_len, "%s", err.msg);
+		listing_free(&l);
+		td_source_free(src);
+		return rc;
+	}
+	f = find(&l, path, strlen(path));
+	CHECK(f != NULL);
+	if (f) {
+		rc = td_source_read(src, f, buf_sink, &b, skip, &err);
+		snprintf(msg, msg_len, "%s", rc ? err.msg : "");
+	}
+	free(b.data);
+	listing_free(&l);
+	td_source_free(src);
+	return rc;
+}
+
+/* Loose objects that libgit2 1.5 would overflow a heap buffer on (a
+ * header size smaller than the body) or loop on forever (a truncated
+ * zlib stream), and other lies: each read fails cleanly, the file comes
+ * back unreadable, and the tree's own objects are checked as well. */
+static void test_hostile_loose_objects(void)
+{
+	char raw[16384], body[8000], msg[1100], g[4300];
+	const char *skip;
+	char *blob, *tree, *link;
+	size_t n;
+	int rc;
+
+	snprintf(g, sizeof(g), "%s/hostile/.git", tmp);
+	if (sh(fmt("set -e; cd '%s'; " GIT "init -q hostile; cd hostile; "
+		   "awk 'BEGIN { for (i = 0; i < 300; i++) printf \"line %%d of a file\\n\", i }' > a.txt; "
+		   "ln -s a.txt lnk; " GIT "add -A; " GIT "commit -q -m v1; " GIT "tag v1", tmp)))
+		return;
+	blob = trimmed(fmt(GIT "-C '%s' rev-parse v1:a.txt", g));
+	tree = trimmed(fmt(GIT "-C '%s' rev-parse 'v1^{tree}'", g));
+	link = trimmed(fmt(GIT "-C '%s' rev-parse v1:lnk", g));
+	memset(body, 'A', sizeof(body));
+
+	/* as it is: read */
+	CHECK_INT(read_hostile("v1", "a.txt", &skip, msg, sizeof(msg)), 0);
+
+	/* header 5, body 5000: the heap overflow */
+	n = blob_object(raw, sizeof(raw), "blob", 5, body, 5000);
+	write_loose(g, blob, raw, n, 0, NULL);
+	rc = read_hostile("v1", "a.txt", &skip, msg, sizeof(msg));
+	CHECK_INT(rc, TD_EIO);
+	CHECK(skip && !strcmp(skip, TD_SKIP_UNREADABLE));
+	CHECK(strstr(msg, "corrupt loose object: body longer than its header says") != NULL);
+
+	/* a truncated stream: the endless inflate */
+	n = blob_object(raw, sizeof(raw), "blob", 5000, body, 5000);
+	write_loose(g, blob, raw, n, 12, NULL);
+	rc = read_hostile("v1", "a.txt", &skip, msg, sizeof(msg));
+	CHECK_INT(rc, TD_EIO);
+	CHECK(strstr(msg, "truncated zlib stream") != NULL);
+
+	/* a header size no compressed file of this length can hold */
+	n = blob_object(raw, sizeof(raw), "blob", 99999999999ull, body, 10);
+	write_loose(g, blob, raw, n, 0, NULL);
+	CHECK_INT(read_hostile("v1", "a.txt", &skip, msg, sizeof(msg)), TD_EIO);
+	CHECK(strstr(msg, "larger than the compressed data can hold") != NULL);
+
+	/* body shorter than the header; garbage after the stream; bytes that
+	 * are not the object's id; an unknown type; a leading zero */
+	n = blob_object(raw, sizeof(raw), "blob", 5001, body, 5000);
+	write_loose(g, blob, raw, n, 0, NULL);
+	CHECK_INT(read_hostile("v1", "a.txt", &skip, msg, sizeof(msg)), TD_EIO);
+	CHECK(strstr(msg, "body shorter") != NULL);
+	n = blob_object(raw, sizeof(raw), "blob", 5000, body, 5000);
+	write_loose(g, blob, raw, n, 0, "junk");
+	CHECK_INT(read_hostile("v1", "a.txt", &skip, msg, sizeof(msg)), TD_EIO);
+	CHECK(strstr(msg, "garbage after the zlib stream") != NULL);
+	write_loose(g, blob, raw, n, 0, NULL);
+	CHECK_INT(read_hostile("v1", "a.txt", &skip, msg, sizeof(msg)), TD_EIO);
+	CHECK(strstr(msg, "does not match its object id") != NULL);
+	n = blob_object(raw, sizeof(raw), "blub", 5000, body, 5000);
+	write_loose(g, blob, raw, n, 0, NULL);
+	CHECK_INT(read_hostile("v1", "a.txt", &skip, msg, sizeof(msg)), TD_EIO);
+	CHECK(strstr(msg, "unknown object type") != NULL);
+	n = blob_object(raw, sizeof(raw), "blob 0", 5000, body, 5000);
+	write_loose(g, blob, raw, n, 0, NULL);
+	CHECK_INT(read_hostile("v1", "a.txt", &skip, msg, sizeof(msg)), TD_EIO);
+	CHECK(strstr(msg, "bad size in header") != NULL);
+
+	/* the symlink's blob (read while listing) and the tree itself: an
+	 * error, not a crash */
+	n = blob_object(raw, sizeof(raw), "blob", 2, body, 3000);
+	write_loose(g, link, raw, n, 0, NULL);
+	CHECK(read_hostile("v1", "a.txt", &skip, msg, sizeof(msg)) < 0);
+	CHECK(strstr(msg, "body longer") != NULL);
+	n = blob_object(raw, sizeof(raw), "tree", 3, body, 4000);
+	write_loose(g, tree, raw, n, 0, NULL);
+	rc = read_hostile("v1", "a.txt", &skip, msg, sizeof(msg));
+	CHECK(rc < 0);
+	CHECK(strstr(msg, "unable to read the tree") != NULL);
+	free(blob);
+	free(tree);
+	free(link);
+}
+
+/* A repository borrowing objects from another (git clone --shared writes
+ * objects/info/alternates): its loose objects are read there. */
+static void test_alternates(void)
+{
+	td_source_t *src;
+	char dir[4300];
+	listing l;
+
+	snprintf(dir, sizeof(dir), "%s/shared", tmp);
+	if (sh(fmt("set -e; cd '%s'; " GIT "clone -q --shared repo shared; "
+		   "test -s shared/.git/objects/info/alternates; "
+		   "echo '../../../repo/.git/objects' > shared/.git/objects/info/alternates", tmp)))
+		return;
+	if (!(src = open_ok(fmt("git:%s/shared@v2", tmp), NULL)))
+		return;
+	CHECK_INT(list_all(src, &l), 0);
+	check_against_git(src, &l, dir, "v2");
+	listing_free(&l);
+	td_source_free(src);
+}
+
+/* A git bomb: ten objects, 10^9 paths (each tree names one subtree ten
+ * times, nine deep). The walk stops at max_entries, subtrees counted. */
+static void test_bomb(void)
+{
+	td_source_opts_t opts = {0};
+	td_source_t *src;
+	td_error_t err = {0};
+	td_file_t f;
+	size_t n = 0;
+	int rc;
+
+	if (sh(fmt("set -e; cd '%s'; " GIT "init -q --bare bomb.git; cd bomb.git; "
+		   "b=$(printf 'x' | " GIT "hash-object -w --stdin); "
+		   "t=$(for i in 0 1 2 3 4 5 6 7 8 9; do printf '100644 blob %%s\tf%%s\n' $b $i; done | " GIT "mktree); "
+		   "for d in 1 2 3 4 5 6 7 8; do "
+		   "t=$(for i in 0 1 2 3 4 5 6 7 8 9; do printf '040000 tree %%s\td%%s\n' $t $i; done | " GIT "mktree); "
+		   "done; " GIT "update-ref refs/heads/main $(" GIT "commit-tree -m bomb $t)", tmp)))
+		return;
+	opts.max_entries = 5000;
+	if (!(src = open_ok(fmt("git:%s/bomb.git@main", tmp), &opts)))
+		return;
+	while ((rc = td_source_next(src, &f, &err)) > 0) {
+		td_file_release(&f);
+		n++;
+	}
+	CHECK_INT(rc, TD_ENOMEM);
+	CHECK(strstr(err.msg, "has more than 5000 entries") != NULL);
+	CHECK(n > 4000 && n < 5000);
+	td_source_free(src);
+}
+
+/* A crafted tree (git hash-object --literally) naming a blob twice, a
+ * subtree twice, and "x/y" beside a subtree "x": each name comes back
+ * once, skipped as a duplicate, so that no path is listed twice. */
+static void test_duplicate_names(void)
+{
+	td_source_t *src;
+	listing l;
+	const td_file_t *f;
+
+	if (sh(fmt("set -e; cd '%s'; " GIT "init -q --bare dup.git; cd dup.git; "
+		   "b=$(printf 'hello\\n' | " GIT "hash-object -w --stdin); "
+		   "s=$(printf '100644 blob %%s\\tin.txt\\n' $b | " GIT "mktree); "
+		   "python3 -c 'import sys; b, s = bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2]); "
+		   "sys.stdout.buffer.write(b\"100644 a.txt\\0\" + b + b\"100644 a.txt\\0\" + b + "
+		   "b\"40000 d\\0\" + s + b\"100644 ok.txt\\0\" + b + b\"40000 x\\0\" + s + "
+		   "b\"100644 x/y\\0\" + b + b\"40000 d\\0\" + s)' $b $s > ../dup.tree; "
+		   "t=$(" GIT "hash-object -t tree --literally -w ../dup.tree); "
+		   GIT "update-ref refs/heads/main $(" GIT "commit-tree -m dup $t)", tmp)))
+		return;
+	if (!(src = open_ok(fmt("git:%s/dup.git@main", tmp), NULL)))
+		return;
+	CHECK_INT(list_all(src, &l), 0);
+	CHECK_INT(l.n, 4);
+	f = find(&l, "a.txt", 5);
+	CHECK(f && f->type == TD_ENTRY_SKIPPED && !strcmp(f->skip_reason, TD_SKIP_DUPLICATE));
+	f = find(&l, "d", 1);
+	CHECK(f && f->type == TD_ENTRY_SKIPPED && !strcmp(f->skip_reason, TD_SKIP_DUPLICATE));
+	f = find(&l, "x", 1);
+	CHECK(f && f->type == TD_ENTRY_SKIPPED && !strcmp(f->skip_reason, TD_SKIP_DUPLICATE));
+	f = find(&l, "ok.txt", 6);
+	CHECK(f && f->type == TD_ENTRY_FILE);
+	listing_free(&l);
+	td_source_free(src);
+}
+
 int main(void)
 {
 	/* Roots are canonical: check_tmpdir gives the resolved path. */
@@ -540,6 +788,10 @@ int main(void)
 		test_max_file_size();
 		test_concurrent_reads();
 		test_blobs_read_counter();
+		test_hostile_loose_objects();
+		test_alternates();
+		test_bomb();
+		test_duplicate_names();
 	}
 	sh(fmt("rm -rf '%s'", tmp));
 	return check_finish();
