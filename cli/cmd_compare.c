@@ -29,6 +29,7 @@ static const cli_opt_t compare_opts[] = {
 	{ "fail-on", 0, "CLASS", "exit 1 only if a file is CLASS or worse (clean, safe, dirty)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
 	{ "stats", 0, NULL, "print the files listed, read and reused, and the bytes read, on stderr" },
+	{ "csv-raw", 0, NULL, "csv: write cells as they are, without a quote before a leading =, +, -, @, tab or CR" },
 	CLI_KERNEL_OPTS,
 	CLI_TREE_OPTS,
 	CLI_OPT_END
@@ -166,6 +167,8 @@ int cmd_compare(int argc, char **argv)
 				cli_error("--sort takes path, distance or risk, not '%s'", arg);
 				goto out;
 			}
+		} else if (!strcmp(name, "csv-raw")) {
+			view.csv_raw = 1;
 		} else if (!strcmp(name, "stats")) {
 			show_stats = 1;
 		} else if (!strcmp(name, "identical")) {
