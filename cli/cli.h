@@ -56,13 +56,21 @@ void cli_print_usage(FILE *f, const cli_parser_t *p);
  * completion; what the hidden --list-options of every command prints. */
 void cli_print_options(FILE *f, const cli_opt_t *opts);
 
-/* Messages to stderr, prefixed "treedrift: ". Return CLI_EXIT_ERROR. */
+/* Messages to stderr, prefixed "treedrift: ". The formatted message goes out
+ * through td_text_escape: whatever a path or a library message holds, it
+ * cannot drive the terminal. Return CLI_EXIT_ERROR. */
 int cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 1, 2)))
 #endif
 	;
 int cli_lib_error(const td_error_t *err);
+/* A note on stderr ("treedrift: ..."), escaped like cli_error. */
+void cli_note(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
 void cli_warn(const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 1, 2)))
@@ -128,7 +136,9 @@ void cli_progress_done(cli_progress_t *p);
 
 /* Print each skipped entry of tree to stderr as a warning (unless quiet). */
 void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet);
-/* Quote a path for stderr: control bytes, backslash and non-UTF-8 as C escapes. */
+/* Any text from input (a path, a link target, a label) for a terminal:
+ * td_text_escape (controls, bidirectional characters, backslash and bytes
+ * that are not UTF-8 as C escapes). */
 void cli_fput_path(FILE *f, const char *path, size_t len);
 
 /* The versions of a database in the one layout that `treedrift versions` and

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "treedrift/text.h"
 
 int cli_parse_size(const char *s, unsigned long long *out)
 {
@@ -146,44 +147,7 @@ void cli_progress_done(cli_progress_t *p)
 
 void cli_fput_path(FILE *f, const char *path, size_t len)
 {
-	const unsigned char *s = (const unsigned char *)path;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = s[i];
-		size_t n = 0;
-		if (c == '\\') {
-			fputs("\\\\", f);
-			continue;
-		}
-		if (c == '\n') { fputs("\\n", f); continue; }
-		if (c == '\t') { fputs("\\t", f); continue; }
-		if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\%03o", c);
-			continue;
-		}
-		if (c < 0x80) {
-			fputc(c, f);
-			continue;
-		}
-		/* a well-formed UTF-8 sequence passes; anything else is escaped */
-		if (c >= 0xc2 && c <= 0xdf)
-			n = 1;
-		else if (c >= 0xe0 && c <= 0xef)
-			n = 2;
-		else if (c >= 0xf0 && c <= 0xf4)
-			n = 3;
-		if (n && i + n < len) {
-			size_t k;
-			for (k = 1; k <= n && i + k < len && (s[i + k] & 0xc0) == 0x80; k++)
-				;
-			if (k == n + 1) {
-				fwrite(s + i, 1, n + 1, f);
-				i += n;
-				continue;
-			}
-		}
-		fprintf(f, "\\%03o", c);
-	}
+	td_text_escape(f, path, len);
 }
 
 void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet)
@@ -196,7 +160,9 @@ void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet)
 			/* recorded, never followed: worth a note all the same */
 			fprintf(stderr, "treedrift: warning: %s%ssymlink '", side ? side : "", side ? ": " : "");
 			cli_fput_path(stderr, f->path, f->path_len);
-			fprintf(stderr, "' %s: ", f->skip_detail);
+			fputs("' ", stderr);
+			cli_fput_path(stderr, f->skip_detail, strlen(f->skip_detail));
+			fputs(": ", stderr);
 			cli_fput_path(stderr, f->link_target ? f->link_target : "", f->link_len);
 			fputc('\n', stderr);
 			continue;
@@ -205,7 +171,13 @@ void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet)
 			continue;
 		fprintf(stderr, "treedrift: warning: %s%sskipped '", side ? side : "", side ? ": " : "");
 		cli_fput_path(stderr, f->path, f->path_len);
-		fprintf(stderr, "': %s%s%s\n", f->skip_reason ? f->skip_reason : "unknown",
-			f->skip_detail ? ": " : "", f->skip_detail ? f->skip_detail : "");
+		fputs("': ", stderr);
+		cli_fput_path(stderr, f->skip_reason ? f->skip_reason : "unknown",
+			      strlen(f->skip_reason ? f->skip_reason : "unknown"));
+		if (f->skip_detail) {
+			fputs(": ", stderr);
+			cli_fput_path(stderr, f->skip_detail, strlen(f->skip_detail));
+		}
+		fputc('\n', stderr);
 	}
 }
