@@ -121,15 +121,24 @@ int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quie
 void cli_load_opts_init(td_load_opts_t *o);
 int cli_parse_size(const char *s, unsigned long long *out);
 
-/* Progress on stderr, only when it is a terminal and not --quiet. */
+/* Progress on stderr, only when it is a terminal and not --quiet. A rate
+ * and an ETA show once a pass has run CLI_PROGRESS_RATE_AFTER seconds: over
+ * less, a few bytes in a few microseconds make absurd rates. */
+#define CLI_PROGRESS_RATE_AFTER 1.0
 typedef struct cli_progress {
 	int enabled;
 	const char *what;
 	double start;
 	int drawn;
 	uint64_t phase_total;  /* files_total of the pass being drawn: a new one restarts the clock */
+	struct cli_progress *line; /* the one that owns the terminal line (itself, or upstream's) */
+	const struct cli_progress *last; /* of the line: the one that drew last */
 } cli_progress_t;
 void cli_progress_init(cli_progress_t *p, const char *what, int quiet);
+/* The two sides of a comparison, "reading upstream" and "reading target",
+ * on one line: up gets td_load_opts_t.scan.progress_ctx, tgt its
+ * progress_ctx_target. cli_progress_done(up) ends both. */
+void cli_progress_sides(cli_progress_t *up, cli_progress_t *tgt, td_load_opts_t *lo, int quiet);
 void cli_progress_cb(void *ctx, uint64_t files_done, uint64_t files_total,
 		     uint64_t bytes_done, uint64_t bytes_total);
 void cli_progress_done(cli_progress_t *p);

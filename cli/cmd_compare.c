@@ -102,7 +102,7 @@ int cmd_compare(int argc, char **argv)
 	int fmt = TD_FORMAT_TEXT, quiet = 0, show_stats = 0, rc = CLI_EXIT_ERROR, opt;
 	td_class_t fail_on = TD_CLASS_NONE;
 	td_analysis_t *a = NULL;
-	cli_progress_t prog;
+	cli_progress_t prog, prog_target;
 	cli_output_t out = { 0 };
 
 	td_analysis_opts_init(&ao);
@@ -204,9 +204,7 @@ int cmd_compare(int argc, char **argv)
 	ao.compare.include = inc.v;
 	ao.compare.exclude = exc.v;
 	view.color = fmt == TD_FORMAT_TEXT && want_color(color, output != NULL);
-	cli_progress_init(&prog, "reading", quiet);
-	ao.load.scan.progress = cli_progress_cb;
-	ao.load.scan.progress_ctx = &prog;
+	cli_progress_sides(&prog, &prog_target, &ao.load, quiet);
 	rc = td_analyze(&a, &ao, &err);
 	cli_progress_done(&prog);
 	if (rc) {

@@ -126,13 +126,11 @@ int cmd_trend(int argc, char **argv)
 	for (int i = 1; i < p.argc; i++) {
 		td_analysis_t *a = NULL;
 		const td_result_t *r;
-		cli_progress_t prog;
+		cli_progress_t prog, prog_target;
 		char buf[256];
 		int e;
 
-		cli_progress_init(&prog, "reading", quiet);
-		ao.load.scan.progress = cli_progress_cb;
-		ao.load.scan.progress_ctx = &prog;
+		cli_progress_sides(&prog, &prog_target, &ao.load, quiet);
 		e = td_analyzer_run(&a, an, p.argv[i], &err);
 		cli_progress_done(&prog);
 		if (e) {
