@@ -56,13 +56,21 @@ void cli_print_usage(FILE *f, const cli_parser_t *p);
  * completion; what the hidden --list-options of every command prints. */
 void cli_print_options(FILE *f, const cli_opt_t *opts);
 
-/* Messages to stderr, prefixed "treedrift: ". Return CLI_EXIT_ERROR. */
+/* Messages to stderr, prefixed "treedrift: ". The formatted message goes out
+ * through td_text_escape: whatever a path or a library message holds, it
+ * cannot drive the terminal. Return CLI_EXIT_ERROR. */
 int cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 1, 2)))
 #endif
 	;
 int cli_lib_error(const td_error_t *err);
+/* A note on stderr ("treedrift: ..."), escaped like cli_error. */
+void cli_note(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
 void cli_warn(const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 1, 2)))
@@ -114,22 +122,33 @@ int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quie
 void cli_load_opts_init(td_load_opts_t *o);
 int cli_parse_size(const char *s, unsigned long long *out);
 
-/* Progress on stderr, only when it is a terminal and not --quiet. */
+/* Progress on stderr, only when it is a terminal and not --quiet. A rate
+ * and an ETA show once a pass has run CLI_PROGRESS_RATE_AFTER seconds: over
+ * less, a few bytes in a few microseconds make absurd rates. */
+#define CLI_PROGRESS_RATE_AFTER 1.0
 typedef struct cli_progress {
 	int enabled;
 	const char *what;
 	double start;
 	int drawn;
 	uint64_t phase_total;  /* files_total of the pass being drawn: a new one restarts the clock */
+	struct cli_progress *line; /* the one that owns the terminal line (itself, or upstream's) */
+	const struct cli_progress *last; /* of the line: the one that drew last */
 } cli_progress_t;
 void cli_progress_init(cli_progress_t *p, const char *what, int quiet);
+/* The two sides of a comparison, "reading upstream" and "reading target",
+ * on one line: up gets td_load_opts_t.scan.progress_ctx, tgt its
+ * progress_ctx_target. cli_progress_done(up) ends both. */
+void cli_progress_sides(cli_progress_t *up, cli_progress_t *tgt, td_load_opts_t *lo, int quiet);
 void cli_progress_cb(void *ctx, uint64_t files_done, uint64_t files_total,
 		     uint64_t bytes_done, uint64_t bytes_total);
 void cli_progress_done(cli_progress_t *p);
 
 /* Print each skipped entry of tree to stderr as a warning (unless quiet). */
 void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet);
-/* Quote a path for stderr: control bytes, backslash and non-UTF-8 as C escapes. */
+/* Any text from input (a path, a link target, a label) for a terminal:
+ * td_text_escape (controls, bidirectional characters, backslash and bytes
+ * that are not UTF-8 as C escapes). */
 void cli_fput_path(FILE *f, const char *path, size_t len);
 
 /* The versions of a database in the one layout that `treedrift versions` and

@@ -55,9 +55,10 @@ int cmd_check(int argc, char **argv)
 		cli_lib_error(&err);
 		goto out;
 	}
-	if (!quiet)
-		printf("%s: ok, %zu version%s, %llu entries\n", p.argv[0], nv, nv == 1 ? "" : "s",
-		       (unsigned long long)entries);
+	if (!quiet) {
+		cli_fput_path(stdout, p.argv[0], strlen(p.argv[0]));
+		printf(": ok, %zu version%s, %llu entries\n", nv, nv == 1 ? "" : "s", (unsigned long long)entries);
+	}
 	rc = fflush(stdout) ? cli_error("unable to write the output") : CLI_EXIT_SAME;
 out:
 	td_versions_free(v, nv);

@@ -6,6 +6,7 @@
 
 #include "analysis_opts.h"
 #include "cli.h"
+#include "output.h"
 #include "treedrift/analysis.h"
 #include "treedrift/report.h"
 
@@ -29,6 +30,7 @@ static const cli_opt_t compare_opts[] = {
 				 "with new, a file is new (repeatable)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
 	{ "stats", 0, NULL, "print the files listed, read and reused, and the bytes read, on stderr" },
+	{ "csv-raw", 0, NULL, "csv: write cells as they are, without a quote before a leading =, +, -, @, tab or CR" },
 	CLI_KERNEL_OPTS,
 	CLI_TREE_OPTS,
 	CLI_OPT_END
@@ -84,41 +86,18 @@ static int want_color(const char *when, int to_file)
 	return isatty(STDOUT_FILENO) && !(no && *no);
 }
 
-/* Write the report next to FILE and rename it into place, so a reader never
- * sees half a report. */
-static int write_report(const char *output, const td_analysis_t *a, int fmt, const td_view_t *v)
+/* Write the report to out (cli/output.h: next to FILE and renamed into
+ * place, so a reader never sees half a report). */
+static int write_report(cli_output_t *out, const td_analysis_t *a, int fmt, const td_view_t *v)
 {
 	td_error_t err = { 0 };
-	char *tmp;
-	FILE *f;
-	int rc;
 
-	if (!output) {
-		if (td_report_write(stdout, a, (td_format_t)fmt, v, &err) || fflush(stdout))
-			return err.msg[0] ? cli_lib_error(&err) : cli_error("unable to write the report");
-		return 0;
+	if (td_report_write(out->f, a, (td_format_t)fmt, v, &err)) {
+		cli_output_abort(out);
+		return cli_error("unable to write '%s'%s%s", out->path ? out->path : "the report",
+				 err.msg[0] ? ": " : "", err.msg);
 	}
-	if (!(tmp = malloc(strlen(output) + 16)))
-		return cli_error("out of memory");
-	snprintf(tmp, strlen(output) + 16, "%s.tmp-%ld", output, (long)getpid());
-	if (!(f = fopen(tmp, "w"))) {
-		cli_error("unable to create '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		return CLI_EXIT_ERROR;
-	}
-	rc = td_report_write(f, a, (td_format_t)fmt, v, &err);
-	if (fclose(f) && !rc)
-		rc = TD_EIO;
-	if (!rc && rename(tmp, output)) {
-		cli_error("unable to write '%s': %s", output, strerror(errno));
-		rc = -1;
-	} else if (rc) {
-		cli_error("unable to write '%s'%s%s", output, err.msg[0] ? ": " : "", err.msg);
-	}
-	if (rc)
-		unlink(tmp);
-	free(tmp);
-	return rc ? CLI_EXIT_ERROR : 0;
+	return cli_output_commit(out);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -132,7 +111,8 @@ int cmd_compare(int argc, char **argv)
 	int fmt = TD_FORMAT_TEXT, quiet = 0, show_stats = 0, rc = CLI_EXIT_ERROR, opt;
 	unsigned fail_on = 0;
 	td_analysis_t *a = NULL;
-	cli_progress_t prog;
+	cli_progress_t prog, prog_target;
+	cli_output_t out = { 0 };
 
 	td_analysis_opts_init(&ao);
 	cli_load_opts_init(&ao.load);
@@ -196,6 +176,8 @@ int cmd_compare(int argc, char **argv)
 				cli_error("--sort takes path, distance or risk, not '%s'", arg);
 				goto out;
 			}
+		} else if (!strcmp(name, "csv-raw")) {
+			view.csv_raw = 1;
 		} else if (!strcmp(name, "stats")) {
 			show_stats = 1;
 		} else if (!strcmp(name, "identical")) {
@@ -223,12 +205,16 @@ int cmd_compare(int argc, char **argv)
 	}
 	ao.upstream = p.argv[0];
 	ao.target = p.argv[1];
+	{
+		const char *inputs[] = { ao.upstream, ao.target, ao.config, ao.policy, ao.maintainers,
+					 ao.load.source.repo };
+		if (cli_output_open(&out, output, inputs, sizeof(inputs) / sizeof(*inputs)))
+			goto out;
+	}
 	ao.compare.include = inc.v;
 	ao.compare.exclude = exc.v;
 	view.color = fmt == TD_FORMAT_TEXT && want_color(color, output != NULL);
-	cli_progress_init(&prog, "reading", quiet);
-	ao.load.scan.progress = cli_progress_cb;
-	ao.load.scan.progress_ctx = &prog;
+	cli_progress_sides(&prog, &prog_target, &ao.load, quiet);
 	rc = td_analyze(&a, &ao, &err);
 	cli_progress_done(&prog);
 	if (rc) {
@@ -240,12 +226,13 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "treedrift: %llu files listed, %llu read (%llu bytes), %llu reused\n",
 			(unsigned long long)a->stats.files_listed, (unsigned long long)a->stats.files_read,
 			(unsigned long long)a->stats.bytes_read, (unsigned long long)a->stats.files_reused);
-	if (write_report(output, a, fmt, &view)) {
+	if (write_report(&out, a, fmt, &view)) {
 		rc = CLI_EXIT_ERROR;
 		goto out;
 	}
 	rc = drift_status(a->result, fail_on);
 out:
+	cli_output_abort(&out);
 	td_analysis_free(a);
 	free(inc.v);
 	free(exc.v);

@@ -124,7 +124,7 @@ int cmd_scan(int argc, char **argv)
 	if (td_db_writer_commit(w, &err))
 		goto lib_error;
 	if (!quiet)
-		fprintf(stderr, "treedrift: scanned %zu entries into '%s' as '%s' (%llu files read, %llu reused)\n",
+		cli_note("scanned %zu entries into '%s' as '%s' (%llu files read, %llu reused)",
 			tree->count, output, label, (unsigned long long)stats.files_read,
 			(unsigned long long)stats.files_reused);
 	rc = CLI_EXIT_SAME;

@@ -6,6 +6,7 @@
 
 #include "analysis_opts.h"
 #include "cli.h"
+#include "output.h"
 #include "treedrift/analysis.h"
 #include "treedrift/report.h"
 #include "treedrift/trend.h"
@@ -61,21 +62,13 @@ static void print_table(const td_trend_point_t *pts, size_t n)
 	}
 }
 
-static int write_svg(const char *path, const td_trend_point_t *pts, size_t n, const char *title)
+static int write_svg(cli_output_t *out, const td_trend_point_t *pts, size_t n, const char *title)
 {
-	FILE *f = fopen(path, "w");
-	int rc;
-
-	if (!f)
-		return cli_error("unable to create '%s': %s", path, strerror(errno));
-	rc = td_report_trend_svg(f, pts, n, title);
-	if (fclose(f) && !rc)
-		rc = TD_EIO;
-	if (rc) {
-		unlink(path);
-		return cli_error("unable to write '%s': %s", path, strerror(errno ? errno : EIO));
+	if (td_report_trend_svg(out->f, pts, n, title)) {
+		cli_output_abort(out);
+		return cli_error("unable to write '%s': %s", out->path, strerror(errno ? errno : EIO));
 	}
-	return 0;
+	return cli_output_commit(out);
 }
 
 int cmd_trend(int argc, char **argv)
@@ -89,6 +82,7 @@ int cmd_trend(int argc, char **argv)
 	int quiet = 0, rc = CLI_EXIT_ERROR, opt;
 	td_trend_point_t *pts = NULL;
 	size_t n = 0;
+	cli_output_t out = { 0 };
 
 	td_analysis_opts_init(&ao);
 	cli_load_opts_init(&ao.load);
@@ -119,6 +113,8 @@ int cmd_trend(int argc, char **argv)
 		cli_error("trend takes UPSTREAM and at least one TARGET");
 		goto out;
 	}
+	if (svg && cli_output_open(&out, svg, (const char *const *)p.argv, (size_t)p.argc))
+		goto out;
 	if (!(pts = calloc((size_t)p.argc - 1, sizeof(*pts)))) {
 		cli_error("out of memory");
 		goto out;
@@ -131,13 +127,11 @@ int cmd_trend(int argc, char **argv)
 	for (int i = 1; i < p.argc; i++) {
 		td_analysis_t *a = NULL;
 		const td_result_t *r;
-		cli_progress_t prog;
+		cli_progress_t prog, prog_target;
 		char buf[256];
 		int e;
 
-		cli_progress_init(&prog, "reading", quiet);
-		ao.load.scan.progress = cli_progress_cb;
-		ao.load.scan.progress_ctx = &prog;
+		cli_progress_sides(&prog, &prog_target, &ao.load, quiet);
 		e = td_analyzer_run(&a, an, p.argv[i], &err);
 		cli_progress_done(&prog);
 		if (e) {
@@ -165,10 +159,11 @@ int cmd_trend(int argc, char **argv)
 		cli_error("unable to write the table: %s", strerror(errno));
 		goto out;
 	}
-	if (svg && write_svg(svg, pts, n, title))
+	if (svg && write_svg(&out, pts, n, title))
 		goto out;
 	rc = CLI_EXIT_SAME;
 out:
+	cli_output_abort(&out);
 	for (size_t i = 0; i < n; i++)
 		td_trend_point_release(&pts[i]);
 	free(pts);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "treedrift/text.h"
 
 int cli_parse_size(const char *s, unsigned long long *out)
 {
@@ -93,6 +94,17 @@ void cli_progress_init(cli_progress_t *p, const char *what, int quiet)
 	p->enabled = !quiet && isatty(STDERR_FILENO);
 	p->what = what;
 	p->start = now_s();
+	p->line = p;
+}
+
+void cli_progress_sides(cli_progress_t *up, cli_progress_t *tgt, td_load_opts_t *lo, int quiet)
+{
+	cli_progress_init(up, "reading upstream", quiet);
+	cli_progress_init(tgt, "reading target", quiet);
+	tgt->line = up;
+	lo->scan.progress = cli_progress_cb;
+	lo->scan.progress_ctx = up;
+	lo->progress_ctx_target = tgt;
 }
 
 static void human_bytes(char *buf, size_t n, double b)
@@ -108,88 +120,64 @@ void cli_progress_cb(void *ctx, uint64_t files_done, uint64_t files_total,
 		     uint64_t bytes_done, uint64_t bytes_total)
 {
 	cli_progress_t *p = ctx;
-	double el, rate;
-	char done[32], speed[32];
-	int width = 30;
+	double el;
+	char done[32], speed[32], eta_text[32] = "";
+	int width = 30, timed;
 
 	if (!p->enabled)
 		return;
-	if (files_total != p->phase_total) { /* a new pass (e.g. TLSH after SHA-256): its own rate */
+	if (files_total != p->phase_total || p->line->last != p) {
+		/* a new pass (e.g. TLSH after SHA-256) or the other side: its own rate */
 		p->phase_total = files_total;
 		p->start = now_s();
+		p->line->last = p;
 	}
 	el = now_s() - p->start;
-	rate = el > 0 ? bytes_done / el : 0;
+	timed = el >= CLI_PROGRESS_RATE_AFTER;
 	human_bytes(done, sizeof(done), (double)bytes_done);
-	human_bytes(speed, sizeof(speed), rate);
+	speed[0] = '\0';
+	if (timed) {
+		double rate = bytes_done / el;
+		char r[24];
+		human_bytes(r, sizeof(r), rate);
+		snprintf(speed, sizeof(speed), ", %s/s", r);
+		if (files_total && bytes_total) {
+			double eta = rate > 0 ? (bytes_total - bytes_done) / rate : 0;
+			if (eta > 99 * 3600.0) /* a stalled start: keep the field short */
+				eta = 99 * 3600.0;
+			snprintf(eta_text, sizeof(eta_text), ", ETA %um%02us", (unsigned)(eta / 60),
+				 (unsigned)eta % 60);
+		}
+	}
+	/* \033[K: what a longer line drawn before left stays not */
 	if (files_total && bytes_total) {
 		double frac = (double)bytes_done / (double)bytes_total;
 		int fill = (int)(frac * width);
-		double eta = rate > 0 ? (bytes_total - bytes_done) / rate : 0;
 		char bar[64];
-		if (eta > 99 * 3600.0) /* a stalled start: keep the field short */
-			eta = 99 * 3600.0;
 		if (fill > width)
 			fill = width;
 		memset(bar, '#', (size_t)fill);
 		memset(bar + fill, '.', (size_t)(width - fill));
 		bar[width] = '\0';
-		fprintf(stderr, "\r%s [%s] %llu/%llu files, %s, %s/s, ETA %um%02us  ", p->what, bar,
-			(unsigned long long)files_done, (unsigned long long)files_total, done, speed,
-			(unsigned)(eta / 60), (unsigned)eta % 60);
+		fprintf(stderr, "\r%s [%s] %llu/%llu files, %s%s%s\033[K", p->what, bar,
+			(unsigned long long)files_done, (unsigned long long)files_total, done, speed, eta_text);
 	} else {
-		fprintf(stderr, "\r%s %llu files, %s, %s/s  ", p->what, (unsigned long long)files_done, done, speed);
+		fprintf(stderr, "\r%s %llu files, %s%s\033[K", p->what, (unsigned long long)files_done, done,
+			speed);
 	}
-	p->drawn = 1;
+	p->line->drawn = 1;
 }
 
 void cli_progress_done(cli_progress_t *p)
 {
-	if (p->enabled && p->drawn)
+	if (p->enabled && p->line->drawn)
 		fputs("\r\033[K", stderr);
-	p->drawn = 0;
+	p->line->drawn = 0;
 }
 
 void cli_fput_path(FILE *f, const char *path, size_t len)
 {
-	const unsigned char *s = (const unsigned char *)path;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = s[i];
-		size_t n = 0;
-		if (c == '\\') {
-			fputs("\\\\", f);
-			continue;
-		}
-		if (c == '\n') { fputs("\\n", f); continue; }
-		if (c == '\t') { fputs("\\t", f); continue; }
-		if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\%03o", c);
-			continue;
-		}
-		if (c < 0x80) {
-			fputc(c, f);
-			continue;
-		}
-		/* a well-formed UTF-8 sequence passes; anything else is escaped */
-		if (c >= 0xc2 && c <= 0xdf)
-			n = 1;
-		else if (c >= 0xe0 && c <= 0xef)
-			n = 2;
-		else if (c >= 0xf0 && c <= 0xf4)
-			n = 3;
-		if (n && i + n < len) {
-			size_t k;
-			for (k = 1; k <= n && i + k < len && (s[i + k] & 0xc0) == 0x80; k++)
-				;
-			if (k == n + 1) {
-				fwrite(s + i, 1, n + 1, f);
-				i += n;
-				continue;
-			}
-		}
-		fprintf(f, "\\%03o", c);
-	}
+	td_text_escape(f, path, len);
 }
 
 void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet)
@@ -202,7 +190,9 @@ void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet)
 			/* recorded, never followed: worth a note all the same */
 			fprintf(stderr, "treedrift: warning: %s%ssymlink '", side ? side : "", side ? ": " : "");
 			cli_fput_path(stderr, f->path, f->path_len);
-			fprintf(stderr, "' %s: ", f->skip_detail);
+			fputs("' ", stderr);
+			cli_fput_path(stderr, f->skip_detail, strlen(f->skip_detail));
+			fputs(": ", stderr);
 			cli_fput_path(stderr, f->link_target ? f->link_target : "", f->link_len);
 			fputc('\n', stderr);
 			continue;
@@ -211,7 +201,13 @@ void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet)
 			continue;
 		fprintf(stderr, "treedrift: warning: %s%sskipped '", side ? side : "", side ? ": " : "");
 		cli_fput_path(stderr, f->path, f->path_len);
-		fprintf(stderr, "': %s%s%s\n", f->skip_reason ? f->skip_reason : "unknown",
-			f->skip_detail ? ": " : "", f->skip_detail ? f->skip_detail : "");
+		fputs("': ", stderr);
+		cli_fput_path(stderr, f->skip_reason ? f->skip_reason : "unknown",
+			      strlen(f->skip_reason ? f->skip_reason : "unknown"));
+		if (f->skip_detail) {
+			fputs(": ", stderr);
+			cli_fput_path(stderr, f->skip_detail, strlen(f->skip_detail));
+		}
+		fputc('\n', stderr);
 	}
 }

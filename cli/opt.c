@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "treedrift/text.h"
 
 #define CLI_OPT_BASE 256
 
@@ -157,25 +158,60 @@ void cli_print_options(FILE *f, const cli_opt_t *opts)
 	fputs("--help\n", f);
 }
 
+/* "treedrift: " + prefix + the message, escaped, + newline. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 0)))
+#endif
+static void vmessage(const char *prefix, const char *fmt, va_list ap);
+
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	char buf[1024], *text = buf;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n >= (int)sizeof(buf) && (text = malloc((size_t)n + 1)))
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+	else if (n >= (int)sizeof(buf))
+		text = buf, n = (int)sizeof(buf) - 1; /* out of memory: the message cut */
+	va_end(again);
+	fputs("treedrift: ", stderr);
+	fputs(prefix, stderr);
+	if (n > 0)
+		td_text_escape(stderr, text, (size_t)n);
+	fputc('\n', stderr);
+	if (text != buf)
+		free(text);
+}
+
 int cli_error(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("treedrift: ", stderr);
+
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return CLI_EXIT_ERROR;
+}
+
+void cli_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("", fmt, ap);
+	va_end(ap);
 }
 
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("treedrift: warning: ", stderr);
+
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cli_lib_error(const td_error_t *err)

@@ -16,7 +16,10 @@ extern "C" {
 #endif
 
 typedef struct td_load_opts {
-	td_scan_opts_t scan;
+	td_scan_opts_t scan;         /* scan.progress_ctx: the upstream side's progress */
+	void *progress_ctx_target;   /* td_load_pair*: progress_ctx for the target side's
+				      * passes, so a caller can tell the sides apart;
+				      * NULL: scan.progress_ctx for both */
 	td_source_opts_t source;
 	const char *upstream_label;  /* database version to compare against; NULL: newest */
 	const char *target_label;    /* when the target is a database */

@@ -41,6 +41,7 @@ typedef struct td_view {
 	int show_identical;     /* list identical files too */
 	td_sort_t sort;
 	int color;              /* text: ANSI colours */
+	int csv_raw;            /* csv: cells as they are, no quote before =, +, -, @, tab, CR */
 } td_view_t;
 
 TD_EXTERN void td_view_init(td_view_t *v);

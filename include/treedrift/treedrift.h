@@ -24,6 +24,7 @@
 #include "treedrift/scan.h"
 #include "treedrift/source.h"
 #include "treedrift/store.h"
+#include "treedrift/text.h"
 #include "treedrift/tlsh.h"
 #include "treedrift/tree.h"
 #include "treedrift/trend.h"

@@ -557,6 +557,7 @@ int td_analyzer_rank_base(td_base_result_t **out, td_tree_t **target_out, td_ana
 {
 	td_base_opts_t opts;
 	base_scorer_t scorer;
+	td_load_opts_t tlo;
 	td_tree_t *tgt = NULL;
 	int rc;
 
@@ -570,7 +571,10 @@ int td_analyzer_rank_base(td_base_result_t **out, td_tree_t **target_out, td_ana
 	refresh_load_opts(a);
 	if (!a->up_db && (rc = td_db_open(&a->up_db, a->o->upstream, err)))
 		return rc;
-	if ((rc = td_load_tree(&tgt, target, a->lo.target_label, &a->lo, NULL, err)))
+	tlo = a->lo; /* the target's progress, as td_load_pair gives it */
+	if (tlo.progress_ctx_target)
+		tlo.scan.progress_ctx = tlo.progress_ctx_target;
+	if ((rc = td_load_tree(&tgt, target, a->lo.target_label, &tlo, NULL, err)))
 		return rc;
 	if (bo)
 		opts = *bo;

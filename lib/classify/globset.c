@@ -1,3 +1,5 @@
+/* The globset (globset.h): patterns indexed by a literal key each, so that a
+ * lookup tries only the patterns whose key the path holds. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -5,21 +7,26 @@
 #include "internal.h"
 #include "treedrift/compare.h"
 
+/* Kinds of key, in the order entries sort. */
+enum { KEY_PREFIX, KEY_SUFFIX, KEY_PART, KEY_NONE, KEY_KINDS };
+
 struct td_globset_entry {
 	char *pattern;
 	size_t len;          /* strlen(pattern): longer is better */
-	const char *prefix;  /* literal prefix, inside pattern */
-	size_t prefix_len;
+	int kind;            /* KEY_* */
+	const char *key;     /* the literal key, inside pattern */
+	size_t key_len;
 	uint32_t value;
 	uint32_t order;      /* insertion order: earlier is better */
 };
 
 struct td_globset {
-	struct td_globset_entry *entries; /* once built: by prefix, then best first */
+	struct td_globset_entry *entries; /* once built: by kind, key length, key, then best first */
 	size_t count;
 	size_t cap;
-	size_t *prefix_lens;              /* the distinct prefix lengths, ascending */
-	size_t prefix_lens_count;
+	size_t *key_lens[KEY_KINDS];      /* per kind, the distinct key lengths, ascending */
+	size_t key_lens_count[KEY_KINDS];
+	size_t unindexed;                 /* entries of KEY_NONE */
 	int built;
 };
 
@@ -36,28 +43,101 @@ void td_globset_free(td_globset_t *s)
 	for (size_t i = 0; i < s->count; i++)
 		free(s->entries[i].pattern);
 	free(s->entries);
-	free(s->prefix_lens);
+	for (int k = 0; k < KEY_KINDS; k++)
+		free(s->key_lens[k]);
 	free(s);
 }
 
-/* The bytes every path the pattern matches starts with: none for a pattern
- * matched against the last part (no '/'), else those before the first
- * wildcard or escape, after a leading '/'. */
-static void literal_prefix(struct td_globset_entry *e)
+static int is_special(char c)
 {
-	const char *p = e->pattern;
+	return c == '*' || c == '?' || c == '[' || c == ']' || c == '\\';
+}
+
+/* Literal prefix: the bytes every path the pattern matches starts with:
+ * none for a pattern matched against the last part (no '/'), else those
+ * before the first wildcard or escape, after a leading '/'. */
+static size_t literal_prefix(const char *p, const char **at)
+{
 	size_t n = 0;
 
-	e->prefix = p;
-	e->prefix_len = 0;
+	*at = p;
 	if (!strchr(p, '/'))
-		return;
+		return 0;
 	if (*p == '/')
 		p++;
 	while (p[n] && !strchr("*?[\\", p[n]))
 		n++;
-	e->prefix = p;
-	e->prefix_len = n;
+	*at = p;
+	return n;
+}
+
+/* Literal suffix: the bytes every matching path ends with. The last pattern
+ * part matches the last path part, unless the pattern is a directory (it
+ * ends in a slash, or in a part "**"), so its bytes after the last wildcard, escape or set
+ * bracket end every matching path. */
+static size_t literal_suffix(const char *p, size_t plen, const char **at)
+{
+	const char *q = p;
+	size_t qlen = plen, n = 0;
+
+	*at = p + plen;
+	if (memchr(p, '/', plen)) {
+		if (*q == '/')
+			q++, qlen--;
+		if (!qlen || q[qlen - 1] == '/' ||
+		    (qlen >= 3 && !memcmp(q + qlen - 3, "/**", 3)))
+			return 0;
+	}
+	while (n < qlen && q[qlen - 1 - n] != '/' && !is_special(q[qlen - 1 - n]))
+		n++;
+	*at = q + qlen - n;
+	return n;
+}
+
+/* The longest wholly literal part of a pattern with a '/': each pattern
+ * part but "**" matches one whole path part, so a literal one must equal a
+ * part of every matching path. */
+static size_t literal_part(const char *p, size_t plen, const char **at)
+{
+	size_t best = 0, i = 0;
+
+	*at = p;
+	if (!memchr(p, '/', plen))
+		return 0;
+	while (i < plen) {
+		size_t j = i, special = 0;
+
+		while (j < plen && p[j] != '/')
+			special |= (size_t)(p[j] == '*' || p[j] == '?' || p[j] == '[' || p[j] == '\\'), j++;
+		if (!special && j - i > best) {
+			best = j - i;
+			*at = p + i;
+		}
+		i = j + 1;
+	}
+	return best;
+}
+
+/* Index an entry by its longest literal key; ties to the prefix, then the
+ * part, which are the more selective. */
+static void choose_key(struct td_globset_entry *e)
+{
+	const char *pre, *suf, *part;
+	size_t lp = literal_prefix(e->pattern, &pre);
+	size_t ls = literal_suffix(e->pattern, e->len, &suf);
+	size_t lq = literal_part(e->pattern, e->len, &part);
+
+	if (!lp && !ls && !lq) {
+		e->kind = KEY_NONE;
+		e->key = e->pattern;
+		e->key_len = 0;
+	} else if (lp >= lq && lp >= ls) {
+		e->kind = KEY_PREFIX, e->key = pre, e->key_len = lp;
+	} else if (lq >= ls) {
+		e->kind = KEY_PART, e->key = part, e->key_len = lq;
+	} else {
+		e->kind = KEY_SUFFIX, e->key = suf, e->key_len = ls;
+	}
 }
 
 int td_globset_add(td_globset_t *s, const char *pattern, uint32_t value)
@@ -74,18 +154,19 @@ int td_globset_add(td_globset_t *s, const char *pattern, uint32_t value)
 		return TD_ENOMEM;
 	e->value = value;
 	e->order = (uint32_t)s->count;
-	literal_prefix(e);
+	choose_key(e);
 	s->count++;
 	return TD_OK;
 }
 
-static int cmp_bytes(const char *a, size_t alen, const char *b, size_t blen)
+/* Order of keys: kind, then length, then bytes. */
+static int cmp_key(int akind, const char *a, size_t alen, int bkind, const char *b, size_t blen)
 {
-	int c = memcmp(a, b, alen < blen ? alen : blen);
-
-	if (c)
-		return c;
-	return alen < blen ? -1 : alen > blen;
+	if (akind != bkind)
+		return akind < bkind ? -1 : 1;
+	if (alen != blen)
+		return alen < blen ? -1 : 1;
+	return alen ? memcmp(a, b, alen) : 0;
 }
 
 /* Better of two matching entries: the longer pattern, then the earlier. */
@@ -99,43 +180,45 @@ static int better(const struct td_globset_entry *a, const struct td_globset_entr
 static int cmp_entries(const void *pa, const void *pb)
 {
 	const struct td_globset_entry *a = pa, *b = pb;
-	int c = cmp_bytes(a->prefix, a->prefix_len, b->prefix, b->prefix_len);
+	int c = cmp_key(a->kind, a->key, a->key_len, b->kind, b->key, b->key_len);
 
 	if (c)
 		return c;
 	return better(a, b) ? -1 : better(b, a);
 }
 
-static int cmp_sizes(const void *pa, const void *pb)
-{
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 int td_globset_build(td_globset_t *s)
 {
-	size_t n = 0;
-
 	if (s->built)
 		return TD_EINVAL;
 	if (s->count) /* entries is NULL when nothing was added */
 		qsort(s->entries, s->count, sizeof(*s->entries), cmp_entries);
-	if (!(s->prefix_lens = td_malloc_array(s->count, sizeof(size_t))))
-		return TD_ENOMEM;
-	for (size_t i = 0; i < s->count; i++)
-		s->prefix_lens[i] = s->entries[i].prefix_len;
-	qsort(s->prefix_lens, s->count, sizeof(size_t), cmp_sizes);
-	for (size_t i = 0; i < s->count; i++)
-		if (!n || s->prefix_lens[n - 1] != s->prefix_lens[i])
-			s->prefix_lens[n++] = s->prefix_lens[i];
-	s->prefix_lens_count = n;
+	for (int k = 0; k < KEY_KINDS; k++)
+		if (!(s->key_lens[k] = td_malloc_array(s->count ? s->count : 1, sizeof(size_t))))
+			return TD_ENOMEM;
+	for (size_t i = 0; i < s->count; i++) {
+		const struct td_globset_entry *e = &s->entries[i];
+		size_t *n = &s->key_lens_count[e->kind];
+
+		/* sorted by kind then length: each distinct length comes once, ascending */
+		if (!*n || s->key_lens[e->kind][*n - 1] != e->key_len)
+			s->key_lens[e->kind][(*n)++] = e->key_len;
+		if (e->kind == KEY_NONE)
+			s->unindexed++;
+	}
 	s->built = 1;
+	if (s->unindexed > TD_GLOBSET_MAX_UNINDEXED)
+		return TD_EUNSUPPORTED;
 	return TD_OK;
 }
 
-/* First entry whose prefix is not below key. */
-static size_t lower_bound(const td_globset_t *s, const char *key, size_t key_len)
+size_t td_globset_unindexed(const td_globset_t *s)
+{
+	return s ? s->unindexed : 0;
+}
+
+/* First entry whose key is not below (kind, key). */
+static size_t lower_bound(const td_globset_t *s, int kind, const char *key, size_t key_len)
 {
 	size_t lo = 0, hi = s->count;
 
@@ -143,7 +226,7 @@ static size_t lower_bound(const td_globset_t *s, const char *key, size_t key_len
 		size_t mid = lo + (hi - lo) / 2;
 		const struct td_globset_entry *e = &s->entries[mid];
 
-		if (cmp_bytes(e->prefix, e->prefix_len, key, key_len) < 0)
+		if (cmp_key(e->kind, e->key, e->key_len, kind, key, key_len) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -151,37 +234,93 @@ static size_t lower_bound(const td_globset_t *s, const char *key, size_t key_len
 	return lo;
 }
 
+struct lookup {
+	const char *path;
+	size_t path_len;
+	td_globset_accept_fn accept;
+	void *ctx;
+	const struct td_globset_entry *best;
+	size_t tried;        /* entries whose key the path holds: the work done */
+	int count_only;      /* count them all, match none */
+};
+
+/* The run of entries with key (kind, key), best first: the first that
+ * matches and is accepted, if better than the best so far. */
+static void probe(const td_globset_t *s, struct lookup *l, int kind, const char *key, size_t key_len)
+{
+	for (size_t i = lower_bound(s, kind, key, key_len); i < s->count; i++) {
+		const struct td_globset_entry *e = &s->entries[i];
+
+		if (cmp_key(e->kind, e->key, e->key_len, kind, key, key_len))
+			break;
+		l->tried++;
+		if (l->count_only)
+			continue;
+		if (l->best && !better(e, l->best))
+			break;
+		if (td_glob_match(e->pattern, l->path, l->path_len) &&
+		    (!l->accept || l->accept(e->value, l->path, l->path_len, l->ctx))) {
+			l->best = e;
+			break;
+		}
+	}
+}
+
+static void lookup_run(const td_globset_t *s, struct lookup *l)
+{
+	const char *path = l->path;
+	size_t len = l->path_len, base = len;
+
+	while (base > 0 && path[base - 1] != '/')
+		base--;
+	for (size_t k = 0; k < s->key_lens_count[KEY_PREFIX]; k++) {
+		size_t n = s->key_lens[KEY_PREFIX][k];
+		if (n > len)
+			break;
+		probe(s, l, KEY_PREFIX, path, n);
+	}
+	for (size_t k = 0; k < s->key_lens_count[KEY_SUFFIX]; k++) {
+		size_t n = s->key_lens[KEY_SUFFIX][k];
+		if (n > len - base)
+			break;
+		probe(s, l, KEY_SUFFIX, path + len - n, n);
+	}
+	if (s->key_lens_count[KEY_PART]) {
+		for (size_t i = 0; i <= len;) {
+			const char *slash = memchr(path + i, '/', len - i);
+			size_t end = slash ? (size_t)(slash - path) : len;
+
+			if (end > i)
+				probe(s, l, KEY_PART, path + i, end - i);
+			i = end + 1;
+		}
+	}
+	if (s->unindexed)
+		probe(s, l, KEY_NONE, "", 0);
+}
+
 int td_globset_best(const td_globset_t *s, const char *path, size_t path_len,
 		    td_globset_accept_fn accept, void *ctx, uint32_t *value, const char **pattern)
 {
-	const struct td_globset_entry *best = NULL;
+	struct lookup l = { path, path_len, accept, ctx, NULL, 0, 0 };
 
-	if (!s || !s->built)
+	if (!s || !s->built || !path)
 		return 0;
-	for (size_t k = 0; k < s->prefix_lens_count; k++) {
-		size_t plen = s->prefix_lens[k];
-
-		if (plen > path_len)
-			break;
-		/* the run of entries whose prefix is path[0..plen), best first */
-		for (size_t i = lower_bound(s, path, plen); i < s->count; i++) {
-			const struct td_globset_entry *e = &s->entries[i];
-
-			if (e->prefix_len != plen || memcmp(e->prefix, path, plen))
-				break;
-			if (best && !better(e, best))
-				break;
-			if (td_glob_match(e->pattern, path, path_len) &&
-			    (!accept || accept(e->value, path, path_len, ctx))) {
-				best = e;
-				break;
-			}
-		}
-	}
-	if (!best)
+	lookup_run(s, &l);
+	if (!l.best)
 		return 0;
-	*value = best->value;
+	*value = l.best->value;
 	if (pattern)
-		*pattern = best->pattern;
+		*pattern = l.best->pattern;
 	return 1;
+}
+
+size_t td_globset_candidates(const td_globset_t *s, const char *path, size_t path_len)
+{
+	struct lookup l = { path, path_len, NULL, NULL, NULL, 0, 1 };
+
+	if (!s || !s->built || !path)
+		return 0;
+	lookup_run(s, &l);
+	return l.tried;
 }

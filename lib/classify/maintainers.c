@@ -195,8 +195,13 @@ int td_maintainers_parse(td_maintainers_t **out, const char *text, size_t len,
 				goto out;
 		}
 	}
-	if (td_globset_build(ps.m->set)) {
-		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+	if ((rc = td_globset_build(ps.m->set))) {
+		if (rc == TD_EUNSUPPORTED)
+			rc = td_error_set(err, rc,
+					  "%s: %zu F: patterns without a literal part (such as '*x*'); at most %d",
+					  ps.name, td_globset_unindexed(ps.m->set), TD_GLOBSET_MAX_UNINDEXED);
+		else
+			rc = td_error_set(err, TD_ENOMEM, "out of memory");
 		goto out;
 	}
 	*out = ps.m;

@@ -477,9 +477,16 @@ static int build_index(struct parser *ps)
 	for (size_t i = 0; i < p->rules_count; i++)
 		if (td_globset_add(p->set, p->rules[i].pattern, (uint32_t)i))
 			return td_error_set(ps->err, TD_ENOMEM, "out of memory");
-	if (td_globset_build(p->set))
+	switch (td_globset_build(p->set)) {
+	case TD_OK:
+		return TD_OK;
+	case TD_EUNSUPPORTED:
+		return td_error_set(ps->err, TD_EUNSUPPORTED,
+				    "%s: %zu patterns without a literal part (such as '*x*'); at most %d",
+				    ps->name, td_globset_unindexed(p->set), TD_GLOBSET_MAX_UNINDEXED);
+	default:
 		return td_error_set(ps->err, TD_ENOMEM, "out of memory");
-	return TD_OK;
+	}
 }
 
 int td_policy_parse(td_policy_t **out, const char *text, size_t len, const char *name_for_errors,

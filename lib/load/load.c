@@ -20,6 +20,7 @@ typedef struct side {
 	td_tree_t *tree;
 	td_source_t *src;  /* NULL when the tree came from a database */
 	uint8_t *need;
+	td_scan_opts_t scan; /* the load's, with this side's progress context */
 } side_t;
 
 static void side_release(side_t *s)
@@ -50,17 +51,20 @@ static int load_db(td_tree_t **out, td_db_t **keep, const char *path, const char
 
 /* Open a side: a database is loaded whole; a source is listed only. keep
  * (may be NULL): see load_db. */
-static int side_open(side_t *s, td_db_t **keep, const char *spec, const char *label,
+static int side_open(side_t *s, td_db_t **keep, const char *spec, const char *label, int target,
 		     const td_load_opts_t *o, td_scan_stats_t *stats, td_error_t *err)
 {
 	int rc;
 
 	memset(s, 0, sizeof(*s));
+	s->scan = o->scan;
+	if (target && o->progress_ctx_target)
+		s->scan.progress_ctx = o->progress_ctx_target;
 	if ((keep && *keep) || td_spec_is_db(spec))
 		return load_db(&s->tree, keep, spec, label, err);
 	if ((rc = td_source_open(&s->src, spec, &o->source, err)))
 		return rc;
-	if ((rc = td_scan_list(&s->tree, s->src, &o->scan, stats, err)))
+	if ((rc = td_scan_list(&s->tree, s->src, &s->scan, stats, err)))
 		return rc;
 	s->need = calloc(s->tree->count ? s->tree->count : 1, 1);
 	if (!s->need)
@@ -173,11 +177,11 @@ static int plan_second_pass(side_t *u, side_t *t)
 	return more;
 }
 
-static int digest_side(side_t *s, const td_load_opts_t *o, td_scan_stats_t *stats, td_error_t *err)
+static int digest_side(side_t *s, td_scan_stats_t *stats, td_error_t *err)
 {
 	if (!s->src)
 		return TD_OK;
-	return td_scan_digest(s->tree, s->src, s->need, &o->scan, stats, err);
+	return td_scan_digest(s->tree, s->src, s->need, &s->scan, stats, err);
 }
 
 /* td_load_pair and td_load_pair_db; upstream_db may be NULL. */
@@ -195,8 +199,8 @@ static int load_pair(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t *
 		td_load_opts_init(&defaults);
 		opts = &defaults;
 	}
-	if ((rc = side_open(&u, upstream_db, upstream_spec, opts->upstream_label, opts, stats, err)) ||
-	    (rc = side_open(&t, NULL, target_spec, opts->target_label, opts, stats, err)))
+	if ((rc = side_open(&u, upstream_db, upstream_spec, opts->upstream_label, 0, opts, stats, err)) ||
+	    (rc = side_open(&t, NULL, target_spec, opts->target_label, 1, opts, stats, err)))
 		goto out;
 	if (t.src) {
 		size_t n = td_scan_reuse(t.tree, u.tree);
@@ -204,10 +208,10 @@ static int load_pair(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t *
 			stats->files_reused += n;
 	}
 	plan_first_pass(&u, &t, opts->upstream_full);
-	if ((rc = digest_side(&u, opts, stats, err)) || (rc = digest_side(&t, opts, stats, err)))
+	if ((rc = digest_side(&u, stats, err)) || (rc = digest_side(&t, stats, err)))
 		goto out;
 	if (plan_second_pass(&u, &t) &&
-	    ((rc = digest_side(&u, opts, stats, err)) || (rc = digest_side(&t, opts, stats, err))))
+	    ((rc = digest_side(&u, stats, err)) || (rc = digest_side(&t, stats, err))))
 		goto out;
 	*upstream_out = u.tree;
 	*target_out = t.tree;

@@ -1,6 +1,9 @@
 /* The CSV report (RFC 4180): one header row, then one row per listed file,
  * CRLF line ends. Fields are bytes: paths go out exactly as they are, invalid
- * UTF-8 included, quoted where RFC 4180 needs it. See doc/formats.md, "CSV". */
+ * UTF-8 included, quoted where RFC 4180 needs it. A text cell that a
+ * spreadsheet would read as a formula gets a quote in front (OWASP's advice
+ * on CSV injection) unless the view asks for raw cells. See doc/formats.md,
+ * "CSV". */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,15 +30,26 @@ static int needs_quotes(const char *s, size_t len)
 	return 0;
 }
 
-static void csv_field(FILE *f, const char *s, size_t len, int first)
+/* A cell a spreadsheet could take for a formula: =, +, -, @, tab or CR first. */
+static int formula_like(const char *s, size_t len)
 {
+	return len && s[0] && strchr("=+-@\t\r", s[0]);
+}
+
+/* One text cell; neutralise: a formula-like cell goes out as "'...". */
+static void csv_field(FILE *f, const char *s, size_t len, int first, int neutralise)
+{
+	int quote = neutralise && formula_like(s, len);
+
 	if (!first)
 		fputc(',', f);
-	if (!needs_quotes(s, len)) {
+	if (!quote && !needs_quotes(s, len)) {
 		fwrite(s, 1, len, f);
 		return;
 	}
 	fputc('"', f);
+	if (quote)
+		fputc('\'', f);
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] == '"')
 			fputc('"', f);
@@ -44,9 +58,9 @@ static void csv_field(FILE *f, const char *s, size_t len, int first)
 	fputc('"', f);
 }
 
-static void csv_cstr(FILE *f, const char *s)
+static void csv_cstr(FILE *f, const char *s, int neutralise)
 {
-	csv_field(f, s ? s : "", s ? strlen(s) : 0, 0);
+	csv_field(f, s ? s : "", s ? strlen(s) : 0, 0, neutralise);
 }
 
 static void csv_number(FILE *f, uint64_t n)
@@ -64,16 +78,16 @@ static const char *built_name(int built)
 	}
 }
 
-static void csv_row(FILE *f, const td_change_t *c, int policy)
+static void csv_row(FILE *f, const td_change_t *c, int policy, int neutralise)
 {
 	const td_file_t *file = td_report_change_file(c);
 	int scored = td_report_is_scored(c);
 	int has_origin = c->origin &&
 			 (c->origin_kind == TD_ORIGIN_MOVED || c->origin_kind == TD_ORIGIN_COPIED);
 
-	csv_field(f, file->path, file->path_len, 1);
-	csv_cstr(f, td_status_name(c->status));
-	csv_cstr(f, scored ? td_class_name(c->cls) : NULL);
+	csv_field(f, file->path, file->path_len, 1, neutralise);
+	csv_cstr(f, td_status_name(c->status), neutralise);
+	csv_cstr(f, scored ? td_class_name(c->cls) : NULL, neutralise);
 	if (scored)
 		fprintf(f, ",%d,%d", c->distance, c->fallback ? 1 : 0);
 	else
@@ -84,13 +98,13 @@ static void csv_row(FILE *f, const td_change_t *c, int policy)
 	else
 		fputc(',', f);
 	if (has_origin) {
-		csv_field(f, c->origin->path, c->origin->path_len, 0);
+		csv_field(f, c->origin->path, c->origin->path_len, 0, neutralise);
 		fprintf(f, ",%d", c->distance);
 	} else {
 		fputs(",,", f);
 	}
-	csv_cstr(f, c->matches_version);
-	csv_cstr(f, policy ? c->policy_class : NULL);
+	csv_cstr(f, c->matches_version, neutralise);
+	csv_cstr(f, policy ? c->policy_class : NULL, neutralise);
 	if (policy && scored && isfinite(c->risk)) {
 		char risk[TD_REPORT_NUM_MAX];
 		td_report_fixed(risk, c->risk, 1);
@@ -98,8 +112,8 @@ static void csv_row(FILE *f, const td_change_t *c, int policy)
 	} else {
 		fputc(',', f);
 	}
-	csv_cstr(f, built_name(c->built));
-	csv_cstr(f, td_version_match_name(c->version_match));
+	csv_cstr(f, built_name(c->built), neutralise);
+	csv_cstr(f, td_version_match_name(c->version_match), neutralise);
 	fputs("\r\n", f);
 }
 
@@ -116,7 +130,7 @@ int td_report_csv(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	policy = td_report_has_policy(r);
 	fputs(csv_header, f);
 	for (size_t i = 0; i < n; i++)
-		csv_row(f, &r->changes[idx[i]], policy);
+		csv_row(f, &r->changes[idx[i]], policy, !(v && v->csv_raw));
 	rc = td_report_finish(f);
 	free(idx);
 	return rc;

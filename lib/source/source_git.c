@@ -91,7 +91,9 @@ static int git_code(int gerr)
 
 /* Split "REPO@REV" at an '@' whose left part exists as a path and whose
  * right part is not empty, trying the last '@' first (a repository path may
- * hold '@' too, and so may REV, e.g. "main@{1}"). Without one, REV = HEAD. */
+ * hold '@' too, and so may REV, e.g. "main@{1}"). Without one, REV = HEAD,
+ * unless the whole does not exist either: then the last '@' splits it, so
+ * that the error names the missing repository without the revision. */
 static int split_where(const char *where, char **repo_out, char **rev_out)
 {
 	size_t len = strlen(where);
@@ -111,6 +113,14 @@ static int split_where(const char *where, char **repo_out, char **rev_out)
 			return *rev_out ? TD_OK : TD_ENOMEM;
 		}
 		free(repo);
+	}
+	if (stat(where, &st) != 0) {
+		const char *at = strrchr(where, '@');
+		if (at && at > where && at[1]) {
+			*repo_out = td_strndup(where, (size_t)(at - where));
+			*rev_out = td_strndup(at + 1, strlen(at + 1));
+			return *repo_out && *rev_out ? TD_OK : TD_ENOMEM;
+		}
 	}
 	*repo_out = td_strndup(where, len);
 	*rev_out = td_strndup("HEAD", 4);

@@ -180,6 +180,46 @@ done
 	&& ok || fail "show -f json: archive link_outside"
 [ ! -e "$TMP/escape.txt" ] && [ ! -e /abs.txt ] && ok || fail "an archive member was written out"
 
+# names that would drive a terminal (escape sequences, C1 CSI, bidi
+# overrides) never reach stderr raw: in skipped-entry warnings (the member
+# name and link target in skip_detail) and in library and libgit2 messages
+python3 - "$TMP/esc.tar" <<'EOF'
+import io, sys, tarfile
+t = tarfile.open(sys.argv[1], 'w', format=tarfile.GNU_FORMAT)
+evil = '\x1b]0;pwned\x07\x1b[2J\u202egnp.exe\u2066x\x9b31m'
+def add(name, data=b'data long enough for a TLSH digest of its own, in an archive\n', **kw):
+    i = tarfile.TarInfo(name); i.size = len(data)
+    for k, v in kw.items(): setattr(i, k, v)
+    t.addfile(i, io.BytesIO(data) if i.isreg() else None)
+add('ok.txt'); add('../' + evil); add('ok.txt')
+add('hard', b'', type=tarfile.LNKTYPE, linkname=evil)
+add('link', b'', type=tarfile.SYMTYPE, linkname='/' + evil)
+t.close()
+EOF
+no_raw_controls() { # what, file: no ESC, BEL, C1 CSI or bidi override in it
+	python3 - "$2" <<'EOF' && ok || fail "$1: raw terminal controls: $(od -c "$2" | head -20)"
+import sys
+b = open(sys.argv[1], 'rb').read()
+bad = [c for c in (b'\x1b', b'\x07', b'\xc2\x9b', '\u202e'.encode(), '\u2066'.encode()) if c in b]
+sys.exit(1 if bad else 0)
+EOF
+}
+s=0; "$TD" scan "$TMP/esc.tar" -o "$TMP/esc.db" 2>"$TMP/err" || s=$?
+check_eq "scan of an archive with terminal escapes in names" "$s" 0
+no_raw_controls "scan warnings" "$TMP/err"
+grep -qF "skipped 'hard': link_escape: \\033]0;pwned\\007" "$TMP/err" && ok || fail "escaped link_escape detail: $(cat -v "$TMP/err")"
+s=0; "$TD" compare "$TMP/esc.db" "$TMP/esc.tar" >"$TMP/out" 2>"$TMP/err" || s=$?; cat "$TMP/out" >>"$TMP/err"
+no_raw_controls "compare warnings" "$TMP/err"
+if command -v git >/dev/null; then
+	git init -q "$TMP/repo"
+	s=0; "$TD" scan -q --label x "git:$TMP/repo@$(printf 'v1\033[2J\342\200\256')" -o "$TMP/g.db" 2>"$TMP/err" || s=$?
+	check_eq "git revision with escapes" "$s" 2
+	no_raw_controls "libgit2 message" "$TMP/err"
+	s=0; "$TD" scan -q --label x "$(printf '%s/missing\033[2J' "$TMP")" -o "$TMP/m.db" 2>"$TMP/err" || s=$?
+	check_eq "missing tree with escapes" "$s" 2
+	no_raw_controls "missing tree message" "$TMP/err"
+fi
+
 # memory stays bounded by the number of files, not their size: a 64 MiB
 # sparse file is streamed (skipped under valgrind: too slow there)
 if [ -z "${TD_VALGRIND:-}" ] && [ -x /usr/bin/time ]; then

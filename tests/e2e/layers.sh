@@ -9,7 +9,7 @@ cd "$SRC"
 stages="base digest source scan store load match classify kernel analysis report"
 # The stage that implements each public header.
 declare -A public=(
-	[common]=base [glob]=base [json]=base [tree]=base [tlsh]=digest [digest]=digest [source]=source
+	[common]=base [glob]=base [json]=base [text]=base [tree]=base [tlsh]=digest [digest]=digest [source]=source
 	[scan]=scan [store]=store [load]=load [compare]=match [origin]=match [base]=match
 	[policy]=classify [maintainers]=classify [arch]=kernel [kconfig]=kernel [kbuild]=kernel
 	[annotate]=analysis [rollup]=analysis [trend]=analysis [analysis]=analysis

@@ -53,7 +53,7 @@ static void random_word(char *out, size_t max, const char *alphabet)
 	out[n] = '\0';
 }
 
-static void test_random(void)
+static void test_random_alphabet(const char *pattern_alphabet, const char *path_alphabet)
 {
 	enum { PATTERNS = 300, PATHS = 3000 };
 	char *patterns[PATTERNS];
@@ -66,7 +66,7 @@ static void test_random(void)
 	for (size_t i = 0; i < PATTERNS; i++) {
 		char buf[32];
 
-		random_word(buf, 10, "ab/ab/ab*?[]");
+		random_word(buf, 10, pattern_alphabet);
 		if (i && next_rand(4) == 0) /* the same as an earlier one: ties by order */
 			snprintf(buf, sizeof(buf), "%s", patterns[next_rand((unsigned)i)]);
 		patterns[i] = td_strndup(buf, strlen(buf));
@@ -80,7 +80,7 @@ static void test_random(void)
 		const char *pattern = NULL;
 		int g, w;
 
-		random_word(path, 12, "ab/ab/ab");
+		random_word(path, 12, path_alphabet);
 		g = td_globset_best(s, path, strlen(path), NULL, NULL, &got, &pattern);
 		w = brute_best(patterns, PATTERNS, path, strlen(path), NULL, &want);
 		if (g != w || got != want || (g && strcmp(pattern, patterns[want]))) {
@@ -139,9 +139,97 @@ static void test_basics(void)
 	td_globset_free(NULL);
 }
 
+static void test_random(void)
+{
+	test_random_alphabet("ab/ab/ab*?[]", "ab/ab/ab");
+	/* escapes, "**" parts, literal brackets and stars in paths: the prefix,
+	 * suffix and part keys must still give what every pattern gives */
+	test_random_alphabet("ab/ab/ab/**?[]\\", "ab/ab/ab*[]\\");
+	test_random_alphabet("abc//**", "abc/");
+}
+
+/* Generated sets that a prefix index alone leaves to a scan of every
+ * pattern for every path: each lookup now tries a handful. */
+static void test_bounded(void)
+{
+	enum { N = 199000, POLICY = 9000 };
+	td_globset_t *s = NULL;
+	char buf[64], path[64];
+	uint32_t v = 0;
+	size_t most = 0;
+
+	/* MAINTAINERS F: lines without a literal prefix, anchored as the
+	 * parser adds them: found by suffix (fN.c) and by part (xN) */
+	CHECK_INT(td_globset_new(&s), 0);
+	if (!s)
+		return;
+	for (unsigned i = 0; i < N; i++) {
+		if (i % 2)
+			snprintf(buf, sizeof(buf), "/*/d%u/f%u.c", i, i);
+		else
+			snprintf(buf, sizeof(buf), "/*/x%u/", i);
+		CHECK_INT(td_globset_add(s, buf, i), 0);
+	}
+	CHECK_INT(td_globset_build(s), 0);
+	CHECK_INT((int)td_globset_unindexed(s), 0);
+	for (unsigned i = 0; i < 2000; i++) {
+		unsigned k = i * 97 % N;
+		size_t c;
+		if (k % 2)
+			snprintf(path, sizeof(path), "drivers/d%u/f%u.c", k, k);
+		else
+			snprintf(path, sizeof(path), "arch/x%u/y/z.c", k);
+		c = td_globset_candidates(s, path, strlen(path));
+		if (c > most)
+			most = c;
+		CHECK_INT(td_globset_best(s, path, strlen(path), NULL, NULL, &v, NULL), 1);
+		CHECK_INT((int)v, (int)k);
+	}
+	CHECK(most <= 4);
+	snprintf(path, sizeof(path), "drivers/nothing/here.c");
+	CHECK(td_globset_candidates(s, path, strlen(path)) <= 2);
+	CHECK_INT(td_globset_best(s, path, strlen(path), NULL, NULL, &v, NULL), 0);
+	td_globset_free(s);
+
+	/* a policy of "**" patterns: by suffix and by part */
+	CHECK_INT(td_globset_new(&s), 0);
+	if (!s)
+		return;
+	for (unsigned i = 0; i < POLICY; i++) {
+		snprintf(buf, sizeof(buf), i % 2 ? "**/n%u.c" : "**/dir%u/", i);
+		CHECK_INT(td_globset_add(s, buf, i), 0);
+	}
+	CHECK_INT(td_globset_build(s), 0);
+	most = 0;
+	for (unsigned i = 0; i < POLICY; i += 7) {
+		size_t c;
+		snprintf(path, sizeof(path), i % 2 ? "a/b/n%u.c" : "a/dir%u/b/c.h", i);
+		c = td_globset_candidates(s, path, strlen(path));
+		if (c > most)
+			most = c;
+		CHECK_INT(td_globset_best(s, path, strlen(path), NULL, NULL, &v, NULL), 1);
+		CHECK_INT((int)v, (int)i);
+	}
+	CHECK(most <= 4);
+	td_globset_free(s);
+
+	/* patterns with no literal key at all are bounded in number */
+	CHECK_INT(td_globset_new(&s), 0);
+	if (!s)
+		return;
+	for (unsigned i = 0; i <= TD_GLOBSET_MAX_UNINDEXED; i++) {
+		snprintf(buf, sizeof(buf), "*%u*", i);
+		CHECK_INT(td_globset_add(s, buf, i), 0);
+	}
+	CHECK_INT(td_globset_build(s), TD_EUNSUPPORTED);
+	CHECK_INT((int)td_globset_unindexed(s), TD_GLOBSET_MAX_UNINDEXED + 1);
+	td_globset_free(s);
+}
+
 int main(void)
 {
 	test_basics();
 	test_random();
+	test_bounded();
 	return check_finish();
 }

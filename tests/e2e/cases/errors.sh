@@ -2,7 +2,7 @@
 for args in "compare /nonexistent $EX/vendor" "compare $EX/upstream" "scan $EX/upstream" \
 	"compare --format nope $EX/upstream $EX/vendor" "compare --only grimy $EX/upstream $EX/vendor" \
 	"show $EX/upstream/Makefile" "frobnicate" "scan --jobs 0 -o x.db $EX/upstream" \
-	"scan --reuse $EX/vendor -o x.db $EX/upstream"; do
+	"scan --reuse $EX/vendor -o x.db $EX/upstream" "compare $EX/upstream git:no/such/repo@v1.0"; do
 	s=0; $TD $args 2>err.txt || s=$?
 	echo "$s $(head -c 200 err.txt | head -n 1)"
 done
