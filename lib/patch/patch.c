@@ -500,75 +500,199 @@ static int patch_totals(engine_t *e, td_patch_t *p)
 	return TD_OK;
 }
 
+/* One file of a patch: fill p's next file from delta d (a delta made by
+ * the tree walk below: paths, ids, modes, status). */
+static int one_file(engine_t *e, size_t idx, git_diff_delta *d)
+{
+	td_patch_t *p = &e->set->patches[idx];
+	td_patch_file_t *f;
+	git_blob *ob = NULL, *nb = NULL;
+	git_patch *gp = NULL;
+	git_diff_options o;
+	size_t ctx, adds = 0, dels = 0;
+	int binary = 0, rc = TD_OK;
+	const char *path = d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path;
+	void *grown = p->files;
+	size_t cap = p->nfiles; /* grown one at a time: p->files has no capacity field */
+
+	if (!(grown = td_realloc_array(p->files, cap + 1, sizeof(*p->files))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	p->files = grown;
+	f = &p->files[p->nfiles];
+	memset(f, 0, sizeof(*f));
+	if (!(f->path = td_strndup(path, strlen(path))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	p->nfiles++;
+	f->status = d->status == GIT_DELTA_ADDED ? 'A' : d->status == GIT_DELTA_DELETED ? 'D'
+		  : d->status == GIT_DELTA_TYPECHANGE ? 'T' : 'M';
+	f->weight = 1.0;
+	if (e->opts->policy) {
+		td_policy_match_t m;
+		if (!td_policy_lookup(e->opts->policy, f->path, strlen(f->path), &m)) {
+			f->policy_class = m.class_name;
+			f->weight = m.weight;
+		}
+	}
+	/* Lines: regular files (and symlinks as git counts them); not gitlinks. */
+	if (d->old_file.mode != GIT_FILEMODE_COMMIT && d->new_file.mode != GIT_FILEMODE_COMMIT) {
+		git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+		o.context_lines = 0;
+		o.interhunk_lines = 0;
+		if ((d->status != GIT_DELTA_ADDED && git_blob_lookup(&ob, e->repo, &d->old_file.id)) ||
+		    (d->status != GIT_DELTA_DELETED && git_blob_lookup(&nb, e->repo, &d->new_file.id)) ||
+		    git_patch_from_blobs(&gp, ob, d->old_file.path, nb, d->new_file.path, &o)) {
+			rc = td_error_set(e->err, TD_EGIT, "patch '%s': unable to diff '%s': %s", p->id, path,
+					  git_msg());
+			goto out;
+		}
+		binary = (git_patch_get_delta(gp)->flags & GIT_DIFF_FLAG_BINARY) != 0;
+		if (!binary)
+			git_patch_line_stats(&ctx, &adds, &dels, gp);
+	} else {
+		binary = 1;
+	}
+	f->binary = binary;
+	f->lines_added = adds;
+	f->lines_removed = dels;
+	if (!(rc = score_delta(e, d, f)))
+		rc = follow(e, d, gp, binary, idx);
+out:
+	git_patch_free(gp);
+	git_blob_free(ob);
+	git_blob_free(nb);
+	return rc;
+}
+
+static int kind_of(uint32_t mode)
+{
+	return mode == GIT_FILEMODE_TREE ? 0 : is_file_mode(mode) ? 1 : mode == GIT_FILEMODE_LINK ? 2 : 3;
+}
+
+/* Git's tree order: a tree's name sorts as if it ended in '/'. */
+static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
+{
+	const char *x = git_tree_entry_name(a), *y = git_tree_entry_name(b);
+	size_t i = 0;
+	int cx, cy;
+
+	while (x[i] && x[i] == y[i])
+		i++;
+	cx = x[i] ? (unsigned char)x[i] : git_tree_entry_filemode(a) == GIT_FILEMODE_TREE ? '/' : 0;
+	cy = y[i] ? (unsigned char)y[i] : git_tree_entry_filemode(b) == GIT_FILEMODE_TREE ? '/' : 0;
+	return cx - cy;
+}
+
+/* Path buffer shared by the walk. */
+typedef struct pathbuf {
+	char *p;
+	size_t len, cap;
+} pathbuf_t;
+
+static int pb_push(pathbuf_t *b, const char *name, size_t *saved)
+{
+	size_t n = strlen(name);
+	void *p = b->p;
+
+	*saved = b->len;
+	if (td_grow(&p, &b->cap, b->len + n + 2, 1))
+		return TD_ENOMEM;
+	b->p = p;
+	if (b->len)
+		b->p[b->len++] = '/';
+	memcpy(b->p + b->len, name, n + 1);
+	b->len += n;
+	return TD_OK;
+}
+
+static int walk_trees(engine_t *e, size_t idx, const git_tree *a, const git_tree *b, pathbuf_t *pb, unsigned depth);
+
+/* A pair of entries of one name (either may be NULL). */
+static int walk_pair(engine_t *e, size_t idx, const git_tree_entry *x, const git_tree_entry *y, pathbuf_t *pb,
+		     unsigned depth)
+{
+	uint32_t xm = x ? (uint32_t)git_tree_entry_filemode(x) : 0, ym = y ? (uint32_t)git_tree_entry_filemode(y) : 0;
+	git_tree *tx = NULL, *ty = NULL;
+	git_diff_delta d;
+	size_t saved;
+	int rc;
+
+	if (x && y && git_oid_equal(git_tree_entry_id(x), git_tree_entry_id(y)) && xm == ym)
+		return TD_OK;
+	if (pb_push(pb, git_tree_entry_name(x ? x : y), &saved))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	if ((x && xm == GIT_FILEMODE_TREE) || (y && ym == GIT_FILEMODE_TREE)) {
+		/* same name, both trees (a blob and a tree of one name sort apart) */
+		if ((x && git_tree_lookup(&tx, e->repo, git_tree_entry_id(x))) ||
+		    (y && git_tree_lookup(&ty, e->repo, git_tree_entry_id(y)))) {
+			git_tree_free(tx);
+			return td_error_set(e->err, TD_EGIT, "unable to read tree '%s': %s", pb->p, git_msg());
+		}
+		rc = walk_trees(e, idx, tx, ty, pb, depth + 1);
+		git_tree_free(tx);
+		git_tree_free(ty);
+	} else {
+		memset(&d, 0, sizeof(d));
+		d.status = !x ? GIT_DELTA_ADDED : !y ? GIT_DELTA_DELETED
+			 : kind_of(xm) != kind_of(ym) ? GIT_DELTA_TYPECHANGE : GIT_DELTA_MODIFIED;
+		d.old_file.path = d.new_file.path = pb->p;
+		if (x) {
+			git_oid_cpy(&d.old_file.id, git_tree_entry_id(x));
+			d.old_file.mode = (uint16_t)xm;
+		}
+		if (y) {
+			git_oid_cpy(&d.new_file.id, git_tree_entry_id(y));
+			d.new_file.mode = (uint16_t)ym;
+		}
+		rc = one_file(e, idx, &d);
+	}
+	pb->len = saved;
+	pb->p[saved] = '\0';
+	return rc;
+}
+
+/* The changed entries of two trees (either may be NULL), recursing only
+ * into subtrees whose ids differ: git diff-tree -r without renames. */
+static int walk_trees(engine_t *e, size_t idx, const git_tree *a, const git_tree *b, pathbuf_t *pb, unsigned depth)
+{
+	size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0, i = 0, j = 0;
+	int rc = TD_OK;
+
+	if (depth > 4096)
+		return td_error_set(e->err, TD_EINVAL, "trees nest deeper than 4096");
+	while (!rc && (i < na || j < nb)) {
+		const git_tree_entry *x = i < na ? git_tree_entry_byindex(a, i) : NULL;
+		const git_tree_entry *y = j < nb ? git_tree_entry_byindex(b, j) : NULL;
+		int c = !x ? 1 : !y ? -1 : entry_cmp(x, y);
+		if (c < 0)
+			y = NULL, i++;
+		else if (c > 0)
+			x = NULL, j++;
+		else
+			i++, j++;
+		rc = walk_pair(e, idx, x, y, pb, depth);
+	}
+	return rc;
+}
+
 /* Diff the trees of patch idx and fill its files. */
 static int run_patch(engine_t *e, size_t idx, const git_oid *before, const git_oid *after)
 {
 	td_patch_t *p = &e->set->patches[idx];
-	git_diff_options o;
 	git_tree *a = NULL, *b = NULL;
-	git_diff *diff = NULL;
-	size_t nd;
-	int rc = TD_OK;
+	pathbuf_t pb = { NULL, 0, 0 };
+	int rc;
 
-	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
-	o.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
-	o.context_lines = 0;
-	o.interhunk_lines = 0;
-	if ((before && git_tree_lookup(&a, e->repo, before)) || git_tree_lookup(&b, e->repo, after) ||
-	    git_diff_tree_to_tree(&diff, e->repo, a, b, &o)) {
-		rc = td_error_set(e->err, TD_EGIT, "patch '%s': unable to diff its trees: %s", p->id, git_msg());
-		goto out;
+	if ((before && git_tree_lookup(&a, e->repo, before)) || git_tree_lookup(&b, e->repo, after)) {
+		git_tree_free(a);
+		return td_error_set(e->err, TD_EGIT, "patch '%s': unable to read its trees: %s", p->id, git_msg());
 	}
-	nd = git_diff_num_deltas(diff);
-	if (nd && !(p->files = calloc(nd, sizeof(*p->files)))) {
-		rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t j = 0; j < nd; j++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, j);
-		td_patch_file_t *f = &p->files[p->nfiles];
-		git_patch *gp = NULL;
-		size_t ctx, adds = 0, dels = 0;
-		int binary;
-		if (git_patch_from_diff(&gp, diff, j)) {
-			rc = td_error_set(e->err, TD_EGIT, "patch '%s': unable to diff '%s': %s", p->id,
-					  d->new_file.path, git_msg());
-			goto out;
-		}
-		binary = (d->flags & GIT_DIFF_FLAG_BINARY) != 0;
-		if (gp && !binary)
-			git_patch_line_stats(&ctx, &adds, &dels, gp);
-		f->path = td_strndup(d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path,
-				     strlen(d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path));
-		if (!f->path) {
-			git_patch_free(gp);
-			rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
-			goto out;
-		}
-		p->nfiles++;
-		f->status = d->status == GIT_DELTA_ADDED ? 'A' : d->status == GIT_DELTA_DELETED ? 'D'
-			  : d->status == GIT_DELTA_TYPECHANGE ? 'T' : 'M';
-		f->binary = binary;
-		f->lines_added = adds;
-		f->lines_removed = dels;
-		f->weight = 1.0;
-		if (e->opts->policy) {
-			td_policy_match_t m;
-			if (!td_policy_lookup(e->opts->policy, f->path, strlen(f->path), &m)) {
-				f->policy_class = m.class_name;
-				f->weight = m.weight;
-			}
-		}
-		rc = score_delta(e, d, f);
-		if (!rc)
-			rc = follow(e, d, gp, binary, idx);
-		git_patch_free(gp);
-		if (rc)
-			goto out;
-	}
-	qsort(p->files, p->nfiles, sizeof(*p->files), file_cmp);
-out:
-	git_diff_free(diff);
+	if (!(rc = pb_push(&pb, "", &(size_t){ 0 }) ? TD_ENOMEM : TD_OK))
+		rc = walk_trees(e, idx, a, b, &pb, 0);
+	else
+		td_error_set(e->err, rc, "out of memory");
+	if (!rc)
+		qsort(p->files, p->nfiles, sizeof(*p->files), file_cmp);
+	free(pb.p);
 	git_tree_free(a);
 	git_tree_free(b);
 	return rc;
@@ -888,6 +1012,245 @@ static int series_repo(engine_t *e, td_source_t *src, path_set_t *paths, git_oid
 	return base_tree_from_source(e, src, paths, base);
 }
 
+/* --- hunk offsets --------------------------------------------------------
+ * libgit2 applies a hunk only at the line its header names; patch(1) and
+ * git apply look for it above and below (an offset, no fuzz), and series
+ * made for an older base rely on that. So before libgit2 sees a patch, each
+ * hunk is found in the file as the earlier hunks left it, searching out
+ * from where its header says, and its "+c" start is rewritten to the line
+ * found. A hunk not found keeps its header, and libgit2 reports it. */
+
+typedef struct span {
+	const char *p;
+	size_t n;       /* without the '\n' */
+} span_t;
+
+typedef struct image {
+	span_t *lines;
+	size_t n, cap;
+} image_t;
+
+static int image_put(image_t *im, size_t at, size_t remove, const span_t *add, size_t nadd)
+{
+	void *p = im->lines;
+
+	if (nadd > remove && td_grow(&p, &im->cap, im->n + nadd - remove, sizeof(*im->lines)))
+		return TD_ENOMEM;
+	im->lines = p;
+	memmove(im->lines + at + nadd, im->lines + at + remove, (im->n - at - remove) * sizeof(*im->lines));
+	if (nadd)
+		memcpy(im->lines + at, add, nadd * sizeof(*add));
+	im->n = im->n + nadd - remove;
+	return TD_OK;
+}
+
+static int image_load(image_t *im, const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+
+	im->n = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		span_t l = { p, nl ? (size_t)(nl - p) : (size_t)(end - p) };
+		if (image_put(im, im->n, 0, &l, 1))
+			return TD_ENOMEM;
+		p = nl ? nl + 1 : end;
+	}
+	return TD_OK;
+}
+
+static int match_at(const image_t *im, size_t pos, const span_t *pre, size_t npre)
+{
+	if (pos + npre > im->n)
+		return 0;
+	for (size_t i = 0; i < npre; i++)
+		if (im->lines[pos + i].n != pre[i].n || memcmp(im->lines[pos + i].p, pre[i].p, pre[i].n))
+			return 0;
+	return 1;
+}
+
+/* Where pre[] is in im, nearest to want; SIZE_MAX when nowhere. */
+static size_t find_hunk(const image_t *im, size_t want, const span_t *pre, size_t npre)
+{
+	if (want > im->n)
+		want = im->n;
+	for (size_t off = 0; off <= im->n; off++) {
+		if (off <= want && match_at(im, want - off, pre, npre))
+			return want - off;
+		if (off && want + off <= im->n && match_at(im, want + off, pre, npre))
+			return want + off;
+	}
+	return SIZE_MAX;
+}
+
+typedef struct fixbuf {
+	char *p;
+	size_t len, cap;
+} fixbuf_t;
+
+static int fb_put(fixbuf_t *b, const char *s, size_t n)
+{
+	void *p = b->p;
+	if (td_grow(&p, &b->cap, b->len + n + 1, 1))
+		return TD_ENOMEM;
+	b->p = p;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return TD_OK;
+}
+
+static int next_text_line(const char *text, size_t len, size_t *pos, span_t *l)
+{
+	const char *nl;
+
+	if (*pos >= len)
+		return 0;
+	l->p = text + *pos;
+	nl = memchr(l->p, '\n', len - *pos);
+	l->n = nl ? (size_t)(nl - l->p) : len - *pos;
+	*pos += l->n + (nl != NULL);
+	return 1;
+}
+
+/* text, a normalized diff, with each hunk's new start set to where it
+ * applies in tree. *out NULL: nothing to change. */
+static int fix_offsets(engine_t *e, git_tree *tree, const char *text, size_t len, char **out, size_t *out_len)
+{
+	fixbuf_t o = { NULL, 0, 0 };
+	image_t im = { NULL, 0, 0 };
+	span_t *pre = NULL, *post = NULL;
+	size_t pos = 0, pre_cap = 0, post_cap = 0;
+	git_blob *blob = NULL;
+	int have = 0, changed = 0, rc = TD_OK;
+	long long delta = 0, shift = 0;
+	span_t l;
+
+	*out = NULL;
+	*out_len = 0;
+	while (next_text_line(text, len, &pos, &l)) {
+		unsigned long a, b, c, d;
+		char *end;
+		size_t npre = 0, npost = 0, want, at;
+		const char *tail;
+		if (l.n > 6 && !memcmp(l.p, "--- a/", 6) && l.p[6] != '"') {
+			git_tree_entry *te = NULL;
+			char *path = td_strndup(l.p + 6, l.n - 6);
+			git_blob_free(blob);
+			blob = NULL;
+			have = 0;
+			delta = shift = 0;
+			if (!path) {
+				rc = TD_ENOMEM;
+				goto out;
+			}
+			if (!git_tree_entry_bypath(&te, tree, path) && git_tree_entry_type(te) == GIT_OBJECT_BLOB &&
+			    !git_blob_lookup(&blob, e->repo, git_tree_entry_id(te))) {
+				if ((rc = image_load(&im, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob))))
+					goto out;
+				have = 1;
+			}
+			git_tree_entry_free(te);
+			free(path);
+		} else if (l.n > 7 && !memcmp(l.p, "--- ", 4)) {
+			have = 0;
+		}
+		if (!have || l.n < 4 || memcmp(l.p, "@@ -", 4)) {
+			if (fb_put(&o, l.p, l.n) || fb_put(&o, "\n", 1)) {
+				rc = TD_ENOMEM;
+				goto out;
+			}
+			continue;
+		}
+		/* "@@ -a[,b] +c[,d] @@tail" */
+		a = strtoul(l.p + 4, &end, 10);
+		b = *end == ',' ? strtoul(end + 1, &end, 10) : 1;
+		if (strncmp(end, " +", 2)) {
+			have = 0;
+			if (fb_put(&o, l.p, l.n) || fb_put(&o, "\n", 1))
+				rc = TD_ENOMEM;
+			if (rc)
+				goto out;
+			continue;
+		}
+		c = strtoul(end + 2, &end, 10);
+		d = *end == ',' ? strtoul(end + 1, &end, 10) : 1;
+		tail = end;
+		(void)c;
+		/* the hunk's lines, by its counts */
+		{
+			size_t save = pos;
+			unsigned long ob = b, nd = d;
+			span_t hl;
+			while ((ob || nd) && next_text_line(text, len, &pos, &hl)) {
+				void *p;
+				char k = hl.n ? hl.p[0] : ' ';
+				span_t body = { hl.n ? hl.p + 1 : hl.p, hl.n ? hl.n - 1 : 0 };
+				if (k == '\\')
+					continue;
+				if (k == ' ' || k == '-') {
+					p = pre;
+					if (td_grow(&p, &pre_cap, npre + 1, sizeof(*pre))) {
+						rc = TD_ENOMEM;
+						goto out;
+					}
+					pre = p;
+					pre[npre++] = body;
+					ob -= ob > 0;
+				}
+				if (k == ' ' || k == '+') {
+					p = post;
+					if (td_grow(&p, &post_cap, npost + 1, sizeof(*post))) {
+						rc = TD_ENOMEM;
+						goto out;
+					}
+					post = p;
+					post[npost++] = body;
+					nd -= nd > 0;
+				}
+			}
+			pos = save;
+		}
+		want = (size_t)((long long)(b ? a - 1 : a) + delta + shift < 0 ? 0
+								      : (long long)(b ? a - 1 : a) + delta + shift);
+		at = npre ? find_hunk(&im, want, pre, npre) : (want > im.n ? im.n : want);
+		if (at == SIZE_MAX) {
+			have = 0; /* libgit2 says where it fails */
+			if (fb_put(&o, l.p, l.n) || fb_put(&o, "\n", 1)) {
+				rc = TD_ENOMEM;
+				goto out;
+			}
+			continue;
+		}
+		shift += (long long)at - (long long)want;
+		delta += (long long)npost - (long long)npre;
+		if ((rc = image_put(&im, at, npre, post, npost)))
+			goto out;
+		{
+			char head[128];
+			int hn = snprintf(head, sizeof(head), "@@ -%lu,%lu +%zu,%lu", a, b, at + 1, d);
+			changed |= at + 1 != c;
+			if (hn < 0 || (size_t)hn >= sizeof(head) || fb_put(&o, head, (size_t)hn) ||
+			    fb_put(&o, tail, (size_t)(l.p + l.n - tail)) || fb_put(&o, "\n", 1)) {
+				rc = TD_ENOMEM;
+				goto out;
+			}
+		}
+	}
+	if (changed) {
+		*out = o.p;
+		*out_len = o.len;
+		o.p = NULL;
+	}
+out:
+	git_blob_free(blob);
+	free(o.p);
+	free(im.lines);
+	free(pre);
+	free(post);
+	return rc;
+}
+
 /* Apply the series onto the base: trees[2i], trees[2i+1] = before, after. */
 static int replay_series(engine_t *e, td_patch_list_t *l, git_oid *trees)
 {
@@ -940,6 +1303,26 @@ static int replay_series(engine_t *e, td_patch_list_t *l, git_oid *trees)
 			if (git_tree_lookup(&tree, e->repo, &cur)) {
 				rc = td_error_set(e->err, TD_EGIT, "unable to read a tree: %s", git_msg());
 				goto out;
+			}
+			{
+				char *fixed = NULL;
+				size_t fixed_len = 0;
+				git_diff *fd = NULL;
+				if ((rc = fix_offsets(e, tree, l->diffs[i], l->diff_lens[i], &fixed, &fixed_len))) {
+					git_tree_free(tree);
+					rc = td_error_set(e->err, rc, "out of memory");
+					goto out;
+				}
+				/* The diff may point into its text: the list keeps the text. */
+				if (fixed && !git_diff_from_buffer(&fd, fixed, fixed_len)) {
+					git_diff_free(diffs[i]);
+					diffs[i] = fd;
+					free(l->diffs[i]);
+					l->diffs[i] = fixed;
+					l->diff_lens[i] = fixed_len;
+				} else {
+					free(fixed);
+				}
 			}
 			if (git_apply_to_tree(&idx, e->repo, tree, diffs[i], NULL)) {
 				char why[256];

@@ -143,14 +143,28 @@ static int is_list_url(const char *v, size_t len)
 	return 0;
 }
 
+/* Other distributions' trees: a commit there is theirs, not upstream's. */
+static int is_vendor_url(const char *v, size_t len)
+{
+	static const char *const hosts[] = { "ubuntu.com", "fedoraproject.org", "debian.org", "suse.com",
+					     "opensuse.org", "redhat.com", "gentoo.org", "archlinux.org" };
+
+	for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++)
+		if (find_ci(v, len, hosts[i]))
+			return 1;
+	return 0;
+}
+
 /* DEP-3 Origin: upstream | backport | vendor | other, and/or a URL. */
 static td_patch_status_t dep3_origin(const char *v, size_t len, const char **hex, size_t *hex_len)
 {
 	*hex = url_commit(v, len, hex_len);
 	if (starts_ci(v, len, "upstream") || starts_ci(v, len, "backport"))
 		return TD_PATCH_UPSTREAM;
-	if (starts_ci(v, len, "vendor"))
+	if (starts_ci(v, len, "vendor") || is_vendor_url(v, len)) {
+		*hex = NULL;
 		return TD_PATCH_LOCAL;
+	}
 	if (*hex && !is_list_url(v, len))
 		return TD_PATCH_UPSTREAM;
 	if (find_ci(v, len, "git.kernel.org") && !is_list_url(v, len))

@@ -86,6 +86,9 @@ static void test_origins(void)
 	ORIGIN("x", "Origin: https://lore.kernel.org/lkml/20230101.1234-1-a@b.c/\n", TD_PATCH_SUBMITTED, NULL, NULL);
 	ORIGIN("x", "Origin: vendor, Ubuntu\n", TD_PATCH_LOCAL, NULL, "vendor");
 	ORIGIN("x", "Origin: other\n", TD_PATCH_UNKNOWN, NULL, NULL);
+	ORIGIN("x", "Origin: http://kernel.ubuntu.com/git?p=x.git;a=commit;h=5c847404dcb2e3195ad0057877e1422ae90892b8\n",
+	       TD_PATCH_LOCAL, NULL, NULL);
+	ORIGIN("x", "Origin: https://patchwork.ozlabs.org/patch/963258/\n", TD_PATCH_SUBMITTED, NULL, NULL);
 	ORIGIN("x", "Description: keep the old ABI\nForwarded: not-needed\n", TD_PATCH_LOCAL, NULL, "not-needed");
 	ORIGIN("x", "Forwarded: no\n", TD_PATCH_LOCAL, NULL, NULL);
 	ORIGIN("x", "Forwarded: https://lore.kernel.org/x\n", TD_PATCH_SUBMITTED, NULL, "Forwarded");
@@ -245,7 +248,9 @@ static int build_fixture(void)
 		"mkdir ../quilt; cp ../fp/0001-*.patch ../fp/0002-*.patch ../quilt/; "
 		"printf 'one\\n' > ../quilt/x.diff; "
 		"printf -- '--- a.c\\n+++ a.c\\n@@ -1,1 +1,2 @@\\n line 1 of a.c, int v1 = 1 * 7;\\n+p0 line\\n' > ../quilt/p0.diff; "
-		"(cd ../quilt; printf '# a comment\\n%%s\\n\\n%%s   # p1 is the default\\np0.diff -p0\\n' "
+		"printf -- '--- a/a.c\\n+++ b/a.c\\n@@ -40,2 +40,3 @@\\n line 40 of a.c, int v40 = 40 * 280;\\n+offset line\\n"
+		" line 41 of a.c, int v41 = 41 * 287;\\n' > ../quilt/offset.diff; "
+		"(cd ../quilt; printf '# a comment\\n%%s\\n\\n%%s   # p1 is the default\\np0.diff -p0\\noffset.diff\\n' "
 		"  \"$(ls 0001-*)\" \"$(ls 0002-*)\" > series); "
 		"mkdir ../bad; cp ../fp/0001-*.patch ../bad/; "
 		"printf 'From: x <x@y>\\nSubject: broken\\n\\n--- a/a.c\\n+++ b/a.c\\n@@ -30,2 +30,2 @@\\n line 30 of a.c, int v30 = 30 * 210;\\n-nothing like this\\n+x\\n' "
@@ -443,10 +448,13 @@ static void test_series_kinds(void)
 	if (s) {
 		const td_patch_file_t *f;
 		CHECK_STR(s->kind, "series");
-		CHECK_INT(s->count, 3);
+		CHECK_INT(s->count, 4);
 		CHECK_STR(s->patches[2].id, "p0.diff");
-		f = s->count == 3 ? pfile(&s->patches[2], "a.c") : NULL;
+		f = s->count == 4 ? pfile(&s->patches[2], "a.c") : NULL;
 		CHECK(f && f->lines_added == 1 && f->lines_surviving == 0); /* not in the target */
+		/* a hunk 4 lines below where its header says: applied there, as patch(1) would */
+		f = s->count == 4 ? pfile(&s->patches[3], "a.c") : NULL;
+		CHECK(f && f->lines_added == 1 && f->lines_removed == 0);
 		td_patch_set_free(s);
 		s = NULL;
 	} else {
