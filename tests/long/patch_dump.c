@@ -33,6 +33,7 @@ int main(int argc, char **argv)
 	td_patch_set_t *s = NULL;
 	td_error_t err;
 	double t0, t1, t2;
+	clock_t c1, c2;
 
 	if (argc < 4 || argc > 5) {
 		fprintf(stderr, "usage: patch_dump UPSTREAM TARGET SOURCE [BASE]\n");
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	t1 = now();
+	c1 = clock();
 	td_patch_opts_init(&po);
 	po.base_spec = argc == 5 ? argv[4] : argv[1];
 	po.target_spec = argv[2];
@@ -54,8 +56,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	t2 = now();
-	fprintf(stderr, "patch_dump: compare %.2f s, patches %.2f s (%zu patches, %zu changed files)\n", t1 - t0,
-		t2 - t1, s->count, s->nfiles);
+	c2 = clock();
+	fprintf(stderr, "patch_dump: compare %.2f s, patches %.2f s (CPU %.2f s; %zu patches, %zu changed files)\n",
+		t1 - t0, t2 - t1, (double)(c2 - c1) / CLOCKS_PER_SEC, s->count, s->nfiles);
 	for (size_t i = 0; i < s->count; i++) {
 		const td_patch_t *p = &s->patches[i];
 		printf("P %s %s %s %llu %llu %llu %d\n", p->id, td_patch_status_name(p->origin.status),
