@@ -29,6 +29,7 @@
 
 #include "patch_impl.h"
 #include "treedrift/digest.h"
+#include "treedrift/load.h"
 
 /* A base file larger than this is not read for a series (a limit). */
 #define BASE_FILE_MAX_BYTES (256u * 1024 * 1024)
@@ -1289,6 +1290,12 @@ static int replay_series(engine_t *e, td_patch_list_t *l, git_oid *trees)
 	}
 	if (!e->opts->base_spec) {
 		rc = td_error_set(e->err, TD_EINVAL, "a patch series needs the base tree it applies to");
+		goto out;
+	}
+	if (td_spec_is_db(e->opts->base_spec)) {
+		rc = td_error_set(e->err, TD_EUNSUPPORTED,
+				  "a patch series applies to the upstream tree's files: give upstream as a directory, "
+				  "git:REPO@REV or an archive, not a database ('%s')", e->opts->base_spec);
 		goto out;
 	}
 	if ((rc = td_source_open(&src, e->opts->base_spec, e->opts->source, e->err)))
