@@ -38,6 +38,10 @@ for p in doc["patches"]:
 for f in doc["files"]:
     print(f["path"], f["status"], f.get("patches"), f.get("patches_reproduce"))
 PY
+"$TD" compare base target --patches fp --format markdown | sed -n '/^## Patches/,$p' || true
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --format cyclonedx > out.cdx.json || true
+python3 "$SRC/tests/e2e/cyclonedx_validate.py" "$SRC/doc/schema/cyclonedx" out.cdx.json && echo "cyclonedx valid"
+python3 -c 'import json; print(json.load(open("out.cdx.json"))["metadata"]["component"]["pedigree"]["patches"])'
 printf 'Subject: broken\n\n--- a/drv.c\n+++ b/drv.c\n@@ -5,2 +5,2 @@\n-not there\n+x\n context\n' > fp/0004-broken.patch
 s=0; "$TD" compare base target --patches fp > /dev/null 2> err || s=$?
 echo "broken exit $s"
