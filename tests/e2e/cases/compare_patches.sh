@@ -42,6 +42,7 @@ PY
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --format cyclonedx > out.cdx.json || true
 python3 "$SRC/tests/e2e/cyclonedx_validate.py" "$SRC/doc/schema/cyclonedx" out.cdx.json && echo "cyclonedx valid"
 python3 -c 'import json; print(json.load(open("out.cdx.json"))["metadata"]["component"]["pedigree"]["patches"])'
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --format html | grep -c '<h2 id="patches">' || true
 printf 'Subject: broken\n\n--- a/drv.c\n+++ b/drv.c\n@@ -5,2 +5,2 @@\n-not there\n+x\n context\n' > fp/0004-broken.patch
 s=0; "$TD" compare base target --patches fp > /dev/null 2> err || s=$?
 echo "broken exit $s"
