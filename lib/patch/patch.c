@@ -210,7 +210,7 @@ static int blob_digest(engine_t *e, const git_oid *id, const td_digest_t **out)
 	td_digester_start(e->dg, 1);
 	rc = td_digester_update(e->dg, git_blob_rawcontent(b), (size_t)git_blob_rawsize(b));
 	if (!rc)
-		rc = td_digester_finish(e->dg, &d->d);
+		rc = td_digester_finish(&d->d, e->dg);
 	git_blob_free(b);
 	if (rc)
 		return td_error_set(e->err, rc, "unable to digest a blob");
@@ -529,7 +529,7 @@ static int one_file(engine_t *e, size_t idx, git_diff_delta *d)
 	f->weight = 1.0;
 	if (e->opts->policy) {
 		td_policy_match_t m;
-		if (!td_policy_lookup(e->opts->policy, f->path, strlen(f->path), &m)) {
+		if (!td_policy_lookup(&m, e->opts->policy, f->path, strlen(f->path))) {
 			f->policy_class = m.class_name;
 			f->weight = m.weight;
 		}
