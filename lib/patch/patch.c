@@ -331,7 +331,8 @@ static int carry_lines(engine_t *e, track_t *t, git_patch *gp, uint32_t origin)
 		start = hunk->old_lines ? (size_t)hunk->old_start - 1 : (size_t)hunk->old_start;
 		if (start < cursor || start > t->n)
 			return 1;
-		memcpy(e->scratch + out, t->orig + cursor, (start - cursor) * sizeof(uint32_t));
+		if (start > cursor)
+			memcpy(e->scratch + out, t->orig + cursor, (start - cursor) * sizeof(uint32_t));
 		out += start - cursor;
 		cursor = start;
 		for (size_t k = 0; k < nl; k++) {
@@ -361,11 +362,13 @@ static int carry_lines(engine_t *e, track_t *t, git_patch *gp, uint32_t origin)
 	}
 	if (out + (t->n - cursor) > need)
 		return 1;
-	memcpy(e->scratch + out, t->orig + cursor, (t->n - cursor) * sizeof(uint32_t));
+	if (t->n > cursor)
+		memcpy(e->scratch + out, t->orig + cursor, (t->n - cursor) * sizeof(uint32_t));
 	out += t->n - cursor;
 	if (orig_reserve(&t->orig, &t->cap, out))
 		return TD_ENOMEM;
-	memcpy(t->orig, e->scratch, out * sizeof(uint32_t));
+	if (out)
+		memcpy(t->orig, e->scratch, out * sizeof(uint32_t));
 	t->n = out;
 	return TD_OK;
 }
@@ -494,8 +497,10 @@ static int patch_totals(engine_t *e, td_patch_t *p)
 			  : set_add(&p->top_dirs, &p->ntop_dirs, ".", 1))
 			return TD_ENOMEM;
 	}
-	qsort(p->classes, p->nclasses, sizeof(*p->classes), str_cmp);
-	qsort(p->top_dirs, p->ntop_dirs, sizeof(*p->top_dirs), str_cmp);
+	if (p->nclasses)
+		qsort(p->classes, p->nclasses, sizeof(*p->classes), str_cmp);
+	if (p->ntop_dirs)
+		qsort(p->top_dirs, p->ntop_dirs, sizeof(*p->top_dirs), str_cmp);
 	p->distance = dist > INT_MAX ? INT_MAX : (int)dist;
 	p->cls = p->nfiles ? td_classify(p->distance, &e->result->thresholds) : TD_CLASS_NONE;
 	return TD_OK;
@@ -692,7 +697,8 @@ static int run_patch(engine_t *e, size_t idx, const git_oid *before, const git_o
 	else
 		td_error_set(e->err, rc, "out of memory");
 	if (!rc)
-		qsort(p->files, p->nfiles, sizeof(*p->files), file_cmp);
+		if (p->nfiles)
+			qsort(p->files, p->nfiles, sizeof(*p->files), file_cmp);
 	free(pb.p);
 	git_tree_free(a);
 	git_tree_free(b);
@@ -902,7 +908,8 @@ static int base_tree_from_source(engine_t *e, td_source_t *src, path_set_t *path
 		rc = td_error_set(e->err, TD_EGIT, "unable to make an index: %s", git_msg());
 		goto out;
 	}
-	qsort(paths->paths, paths->n, sizeof(*paths->paths), path_cmp_qsort);
+	if (paths->n)
+		qsort(paths->paths, paths->n, sizeof(*paths->paths), path_cmp_qsort);
 	if (!strcmp(td_source_kind(src), "dir")) {
 		for (size_t i = 0; i < paths->n; i++) {
 			char *buf;
@@ -930,8 +937,8 @@ static int base_tree_from_source(engine_t *e, td_source_t *src, path_set_t *path
 		while ((more = td_source_next(src, &f, e->err)) > 0) {
 			char *key = f.path;
 			int want = f.type == TD_ENTRY_FILE || f.type == TD_ENTRY_SYMLINK;
-			if (want)
-				want = bsearch(&key, paths->paths, paths->n, sizeof(*paths->paths), path_cmp_qsort) != NULL;
+			want = want && paths->n &&
+			       bsearch(&key, paths->paths, paths->n, sizeof(*paths->paths), path_cmp_qsort) != NULL;
 			if (want && f.type == TD_ENTRY_SYMLINK) {
 				if (add_blob_entry(e->repo, idx, f.path, f.link_target, f.link_len, GIT_FILEMODE_LINK))
 					rc = td_error_set(e->err, TD_EGIT, "unable to store '%s': %s", f.path, git_msg());
@@ -1038,7 +1045,8 @@ static int image_put(image_t *im, size_t at, size_t remove, const span_t *add, s
 	if (nadd > remove && td_grow(&p, &im->cap, im->n + nadd - remove, sizeof(*im->lines)))
 		return TD_ENOMEM;
 	im->lines = p;
-	memmove(im->lines + at + nadd, im->lines + at + remove, (im->n - at - remove) * sizeof(*im->lines));
+	if (im->n > at + remove)
+		memmove(im->lines + at + nadd, im->lines + at + remove, (im->n - at - remove) * sizeof(*im->lines));
 	if (nadd)
 		memcpy(im->lines + at, add, nadd * sizeof(*add));
 	im->n = im->n + nadd - remove;
@@ -1444,6 +1452,8 @@ static td_patch_file_t *patch_file(td_patch_t *p, const char *path)
 {
 	td_patch_file_t key;
 	key.path = (char *)path;
+	if (!p->nfiles)
+		return NULL;
 	return bsearch(&key, p->files, p->nfiles, sizeof(*p->files), file_cmp);
 }
 
@@ -1532,7 +1542,8 @@ static int attribute(engine_t *e)
 		}
 		if (!(ref->patches = td_malloc_array(t->npatches, sizeof(*ref->patches))))
 			return td_error_set(e->err, TD_ENOMEM, "out of memory");
-		memcpy(ref->patches, t->patches, t->npatches * sizeof(*ref->patches));
+		if (t->npatches)
+			memcpy(ref->patches, t->patches, t->npatches * sizeof(*ref->patches));
 		ref->npatches = t->npatches;
 		ref->reproduced = t->equal;
 		s->not_reproduced += t->equal == 0;

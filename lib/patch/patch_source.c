@@ -260,7 +260,8 @@ static int read_dir(td_patch_list_t *l, const char *dir, td_error_t *err)
 		}
 		n++;
 	}
-	qsort(names, n, sizeof(*names), name_cmp);
+	if (n)
+		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n; i++) {
 		free(path);
 		if (!(path = join(dir, names[i]))) {
