@@ -31,6 +31,8 @@ static const cli_opt_t compare_opts[] = {
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
 	{ "stats", 0, NULL, "print the files listed, read and reused, and the bytes read, on stderr" },
 	{ "csv-raw", 0, NULL, "csv: write cells as they are, without a quote before a leading =, +, -, @, tab or CR" },
+	{ "patches", 0, "SOURCE", "per-patch drift: git:REPO@BASE..TIP, a quilt series, a folder of patches "
+				  "or an mbox (applied to UPSTREAM)" },
 	CLI_KERNEL_OPTS,
 	CLI_TREE_OPTS,
 	CLI_OPT_END
@@ -180,6 +182,8 @@ int cmd_compare(int argc, char **argv)
 			view.csv_raw = 1;
 		} else if (!strcmp(name, "stats")) {
 			show_stats = 1;
+		} else if (!strcmp(name, "patches")) {
+			ao.patches = arg;
 		} else if (!strcmp(name, "identical")) {
 			view.show_identical = 1;
 		} else if (!strcmp(name, "fail-on")) {

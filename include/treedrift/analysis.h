@@ -13,6 +13,8 @@
  *             so they come before the policy's risk
  *   annotate  build status, policy class, weight and risk (td_annotate)
  *   summarise rollups, the dirty core files, origin counts
+ *   patches   with opts.patches: per-patch drift and the patches of each
+ *             changed file (td_patch_analyze)
  * The result owns everything a report needs; the reports (treedrift/report.h)
  * only format it. */
 #ifndef TREEDRIFT_ANALYSIS_H
@@ -27,6 +29,7 @@
 #include "treedrift/compare.h"
 #include "treedrift/load.h"
 #include "treedrift/origin.h"
+#include "treedrift/patch.h"
 #include "treedrift/rollup.h"
 
 #ifdef __cplusplus
@@ -64,6 +67,9 @@ typedef struct td_analysis_opts {
 	const char *maintainers;      /* MAINTAINERS file: roll up per subsystem; NULL: none */
 	unsigned by_dir;              /* roll up per directory this deep; 0: no */
 	int by_class;                 /* 1: roll up per policy class */
+	const char *patches;          /* per-patch drift (treedrift/patch.h): git:REPO@BASE..TIP,
+				       * a quilt series, a folder of patches or an mbox; a series
+				       * applies to upstream; NULL: none */
 } td_analysis_opts_t;
 
 TD_EXTERN void td_analysis_opts_init(td_analysis_opts_t *o);
@@ -88,6 +94,8 @@ typedef struct td_analysis {
 	size_t dirty_core_count;
 	td_base_result_t *base;           /* base detection's ranking (upstream_label "auto");
 					   * else NULL */
+	td_patch_set_t *patches;          /* with opts.patches: the patches and the changed files'
+					   * patches; else NULL */
 	char **warnings;                  /* what the caller should show the user, in order */
 	size_t warning_count;
 } td_analysis_t;

@@ -18,6 +18,7 @@
 #include "treedrift/load.h"
 #include "treedrift/maintainers.h"
 #include "treedrift/origin.h"
+#include "treedrift/patch.h"
 #include "treedrift/policy.h"
 #include "treedrift/report.h"
 #include "treedrift/rollup.h"

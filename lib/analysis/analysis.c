@@ -74,6 +74,7 @@ void td_analysis_free(td_analysis_t *a)
 	td_result_free(a->result);
 	td_analysis_summary_release(a);
 	td_base_result_free(a->base);
+	td_patch_set_free(a->patches);
 	for (size_t i = 0; i < a->warning_count; i++)
 		free(a->warnings[i]);
 	free(a->warnings);
@@ -427,6 +428,22 @@ out:
 	return TD_OK;
 }
 
+/* Per-patch drift of the finished result. The set's class names point
+ * into policy, which the analysis holds (policy_held). */
+static int run_patches(td_analysis_t *an, td_analyzer_t *a, const char *target, const td_policy_t *policy,
+		       td_error_t *err)
+{
+	td_patch_opts_t po;
+
+	td_patch_opts_init(&po);
+	po.base_spec = a->o->upstream;
+	po.target_spec = target;
+	po.source = &a->o->load.source;
+	po.policy = policy;
+	po.added_distance = a->o->compare.added_distance;
+	return td_patch_analyze(&an->patches, a->o->patches, an->result, &po, err);
+}
+
 int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, td_error_t *err)
 {
 	analysis_impl_t *impl;
@@ -456,6 +473,8 @@ int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, t
 		goto out;
 	if (impl->info.arch || impl->info.config || impl->info.policy)
 		impl->pub.kernel = &impl->info;
+	if (a->o->patches && (rc = run_patches(&impl->pub, a, target, policy, err)))
+		goto out;
 out:
 	td_kbuild_result_free(kb);
 	td_tree_free(up);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report_impl.h"
+#include "treedrift/patch.h"
 #include "utf8.h"
 #include "internal.h"
 
@@ -232,5 +233,62 @@ int td_report_finish(FILE *f)
 			errno = EIO;
 		return TD_EIO;
 	}
+	return TD_OK;
+}
+
+/* What the patch order sorts by, copied out: qsort takes no context. */
+typedef struct patch_key {
+	double risk;
+	int distance;
+	size_t index;
+} patch_key_t;
+
+static int by_patch_risk(const void *pa, const void *pb)
+{
+	const patch_key_t *a = pa, *b = pb;
+
+	if (a->risk != b->risk)
+		return a->risk < b->risk ? 1 : -1;
+	if (a->distance != b->distance)
+		return a->distance < b->distance ? 1 : -1;
+	return a->index < b->index ? -1 : 1;
+}
+
+int td_report_patch_order(size_t **out, const td_patch_set_t *s)
+{
+	size_t n = s->count ? s->count : 1;
+	patch_key_t *keys = td_malloc_array(n, sizeof(*keys));
+	size_t *idx = td_malloc_array(n, sizeof(*idx));
+
+	*out = NULL;
+	if (!keys || !idx) {
+		free(keys);
+		free(idx);
+		return TD_ENOMEM;
+	}
+	for (size_t i = 0; i < s->count; i++) {
+		keys[i].risk = s->patches[i].risk;
+		keys[i].distance = s->patches[i].distance;
+		keys[i].index = i;
+	}
+	qsort(keys, s->count, sizeof(*keys), by_patch_risk);
+	for (size_t i = 0; i < s->count; i++)
+		idx[i] = keys[i].index;
+	free(keys);
+	*out = idx;
+	return TD_OK;
+}
+
+int td_report_patch_refs(size_t **out, const td_patch_set_t *s, const td_result_t *r)
+{
+	size_t *map = calloc(r->count ? r->count : 1, sizeof(*map));
+
+	*out = NULL;
+	if (!map)
+		return TD_ENOMEM;
+	for (size_t i = 0; i < s->nfiles; i++)
+		if (s->files[i].change < r->count)
+			map[s->files[i].change] = i + 1;
+	*out = map;
 	return TD_OK;
 }

@@ -5,7 +5,8 @@
  * whose own pedigree holds its ancestor (the upstream file, with its hash)
  * and its patch: "backport" when the file equals another upstream version's
  * (matches_version), "unofficial" otherwise. treedrift's own figures go in
- * "treedrift:" properties. Validated against doc/schema/cyclonedx in the
+ * "treedrift:" properties. With --patches, the target's pedigree also
+ * lists the patches (target_patches). Validated against doc/schema/cyclonedx in the
  * tests; see doc/formats.md, "CycloneDX". */
 #include <inttypes.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 
 #include "report_impl.h"
 #include "treedrift/json.h"
+#include "treedrift/patch.h"
 #include "internal.h"
 
 static const char hex_digits[] = "0123456789abcdef";
@@ -131,6 +133,32 @@ static void file_component(FILE *f, const td_result_t *r, const td_change_t *c, 
 	fputs("\n      ]\n    }", f);
 }
 
+/* With --patches: the target's pedigree lists each patch, in series order.
+ * A CycloneDX patch has no name, so its id and subject go in the one issue
+ * it "resolves". The type follows the declared origin: cherry-pick when it
+ * names the upstream commit it was picked from, backport when otherwise
+ * upstream, unofficial for the rest. */
+static void target_patches(FILE *f, const td_patch_set_t *s)
+{
+	fputs("\n        \"patches\": [", f);
+	for (size_t i = 0; i < s->count; i++) {
+		const td_patch_t *p = &s->patches[i];
+		const char *type = p->origin.status != TD_PATCH_UPSTREAM ? "unofficial"
+				   : p->origin.commit && p->origin.evidence && strstr(p->origin.evidence, "cherry picked")
+					   ? "cherry-pick"
+					   : "backport";
+		fprintf(f, "%s\n          {\"type\": \"%s\", \"resolves\": [{\"type\": \"enhancement\", \"id\": ",
+			i ? "," : "", type);
+		cstr(f, p->id);
+		if (p->subject) {
+			fputs(", \"name\": ", f);
+			cstr(f, p->subject);
+		}
+		fputs("}]}", f);
+	}
+	fputs(s->count ? "\n        ]," : "],", f);
+}
+
 static void totals_properties(FILE *f, const td_result_t *r)
 {
 	const td_totals_t *t = &r->totals;
@@ -183,7 +211,10 @@ int td_report_cyclonedx(FILE *f, const td_analysis_t *a, const td_view_t *v)
 		fputs(", \"version\": ", f);
 		cstr(f, r->base_version);
 	}
-	fprintf(f, "}],\n        \"notes\": \"%" PRIu64 " files modified, %" PRIu64 " added and %" PRIu64
+	fputs("}],", f);
+	if (a->patches)
+		target_patches(f, a->patches);
+	fprintf(f, "\n        \"notes\": \"%" PRIu64 " files modified, %" PRIu64 " added and %" PRIu64
 		" removed relative to the ancestor; each modified or added file is listed as a "
 		"component with its own pedigree\"\n      }", r->totals.modified, r->totals.added,
 		r->totals.removed);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report_impl.h"
+#include "treedrift/patch.h"
 #include "treedrift/rollup.h"
 #include "internal.h"
 
@@ -217,6 +218,58 @@ static void write_policy_rollup(FILE *f, const td_rollup_t *ru)
 		fprintf(f, "<td class=\"n\">%s</td></tr>\n", num);
 	}
 	fputs("</tbody></table>\n", f);
+}
+
+/* With --patches: the patches, riskiest first, and how many changed files
+ * no patch explains. */
+static int write_patches(FILE *f, const td_patch_set_t *s, int policy)
+{
+	size_t *order;
+
+	if (td_report_patch_order(&order, s))
+		return TD_ENOMEM;
+	fprintf(f, "<h2 id=\"patches\">Patches</h2>\n<p class=\"note\">%zu patches (%s, ", s->count, s->kind);
+	html_cstr(f, s->source);
+	fprintf(f, "), riskiest first; %zu changed files no patch explains, %zu the patches do not reproduce.</p>\n",
+		s->unexplained, s->not_reproduced);
+	fputs("<table><thead><tr><th>patch</th><th>subject</th><th>origin</th><th class=\"n\">distance</th>"
+	      "<th>class</th>", f);
+	if (policy)
+		fputs("<th class=\"n\">risk</th>", f);
+	fputs("<th class=\"n\">files</th><th class=\"n\">+lines</th><th class=\"n\">-lines</th>"
+	      "<th class=\"n\">surviving</th><th>where</th></tr></thead><tbody>\n", f);
+	for (size_t k = 0; k < s->count; k++) {
+		const td_patch_t *p = &s->patches[order[k]];
+		const char *cls = td_class_name(p->cls);
+		fputs("<tr><td>", f);
+		html_cstr(f, p->id);
+		fputs("</td><td>", f);
+		html_cstr(f, p->subject);
+		fprintf(f, "</td><td>%s", td_patch_status_name(p->origin.status));
+		if (p->origin.commit) {
+			fputs(" ", f);
+			html_cstr(f, p->origin.commit);
+		}
+		fprintf(f, "</td><td class=\"n\">%d</td><td class=\"%s\">%s</td>", p->distance, class_css(p->cls),
+			cls ? cls : "");
+		if (policy) {
+			char num[TD_REPORT_NUM_MAX];
+			td_report_fixed(num, p->risk, 1);
+			fprintf(f, "<td class=\"n\">%s</td>", num);
+		}
+		fprintf(f, "<td class=\"n\">%zu</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64
+			"</td><td class=\"n\">%" PRIu64 "</td><td>", p->nfiles, p->lines_added, p->lines_removed,
+			p->lines_surviving);
+		for (size_t i = 0; i < p->ntop_dirs; i++) {
+			if (i)
+				fputs(", ", f);
+			html_cstr(f, p->top_dirs[i]);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+	free(order);
+	return TD_OK;
 }
 
 /* ---- treemap ------------------------------------------------------- */
@@ -598,6 +651,8 @@ int td_report_html(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	if ((rc = write_treemap(f, a)))
 		goto out;
 	write_histogram(f, r);
+	if (a->patches && (rc = write_patches(f, a->patches, policy)))
+		goto out;
 	write_table(f, r, idx, n, policy);
 	fprintf(f, "<script>\n%s</script>\n</body></html>\n", script);
 	rc = td_report_finish(f);

@@ -51,4 +51,13 @@ void td_report_html_text(FILE *f, const char *s, size_t len);
 /* End a report: flush f and map any write error to TD_EIO (errno is kept). */
 int td_report_finish(FILE *f);
 
+/* The patches of s, riskiest first (then by distance, then in series
+ * order): *out gets their indices, caller frees. 0 or TD_ENOMEM. */
+struct td_patch_set;
+int td_report_patch_order(size_t **out, const struct td_patch_set *s);
+
+/* For each change of r, the index + 1 of its entry in s->files, 0 when it
+ * has none: *out gets r->count of them, caller frees. 0 or TD_ENOMEM. */
+int td_report_patch_refs(size_t **out, const struct td_patch_set *s, const td_result_t *r);
+
 #endif

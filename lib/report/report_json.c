@@ -14,6 +14,7 @@
 #include "treedrift/annotate.h"
 #include "treedrift/json.h"
 #include "treedrift/origin.h"
+#include "treedrift/patch.h"
 #include "treedrift/rollup.h"
 #include "internal.h"
 
@@ -296,6 +297,99 @@ static void json_skip(FILE *f, const td_change_t *c)
 	fprintf(f, ", \"skip_side\": \"%s\"", side);
 }
 
+static void json_strings(FILE *f, char *const *v, size_t n)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputs(", ", f);
+		json_cstr(f, v[i]);
+	}
+	fputc(']', f);
+}
+
+/* A changed file's patches: their ids, and whether they give its content. */
+static void json_change_patches(FILE *f, const td_patch_set_t *s, const td_patch_file_ref_t *ref)
+{
+	fputs(", \"patches\": [", f);
+	for (size_t k = 0; ref && k < ref->npatches; k++) {
+		if (k)
+			fputs(", ", f);
+		json_cstr(f, s->patches[ref->patches[k]].id);
+	}
+	fputs("], \"patches_reproduce\": ", f);
+	if (!ref || ref->reproduced < 0)
+		fputs("null", f);
+	else
+		json_bool(f, ref->reproduced);
+}
+
+static void json_patch(FILE *f, const td_patch_t *p, int policy)
+{
+	const char *cls = td_class_name(p->cls);
+
+	fputs("    {\"id\": ", f);
+	json_cstr(f, p->id);
+	fputs(", \"subject\": ", f);
+	json_cstr(f, p->subject);
+	fputs(", \"author\": ", f);
+	json_cstr(f, p->author);
+	fputs(", \"date\": ", f);
+	json_cstr(f, p->date);
+	fprintf(f, ",\n     \"lines_added\": %" PRIu64 ", \"lines_removed\": %" PRIu64
+		   ", \"lines_surviving\": %" PRIu64 ", \"distance\": %d, \"fallback_scored\": %d",
+		p->lines_added, p->lines_removed, p->lines_surviving, p->distance, p->fallback);
+	fputs(", \"class\": ", f);
+	json_cstr(f, cls);
+	if (policy) {
+		fputs(", \"risk\": ", f);
+		json_decimal(f, p->risk, 3, 1);
+		fputs(", \"policy_classes\": ", f);
+		json_strings(f, p->classes, p->nclasses);
+	}
+	fputs(", \"top_dirs\": ", f);
+	json_strings(f, p->top_dirs, p->ntop_dirs);
+	fprintf(f, ",\n     \"origin\": {\"status\": \"%s\", \"commit\": ", td_patch_status_name(p->origin.status));
+	json_cstr(f, p->origin.commit);
+	fputs(", \"evidence\": ", f);
+	json_cstr(f, p->origin.evidence);
+	fputs("},\n     \"files\": [", f);
+	for (size_t i = 0; i < p->nfiles; i++) {
+		const td_patch_file_t *pf = &p->files[i];
+		fputs(i ? ",\n       {" : "\n       {", f);
+		json_path_fields(f, "path", pf->path, strlen(pf->path));
+		fprintf(f, ", \"status\": \"%s\", \"binary\": ",
+			pf->status == 'A' ? "added" : pf->status == 'D' ? "removed" : pf->status == 'T' ? "type_changed"
+											 : "modified");
+		json_bool(f, pf->binary);
+		fprintf(f, ", \"lines_added\": %" PRIu64 ", \"lines_removed\": %" PRIu64
+			   ", \"lines_surviving\": %" PRIu64 ", \"distance\": %d, \"fallback\": ",
+			pf->lines_added, pf->lines_removed, pf->lines_surviving, pf->distance);
+		json_bool(f, pf->fallback);
+		if (policy) {
+			fputs(", \"policy_class\": ", f);
+			json_cstr(f, pf->policy_class);
+		}
+		fputc('}', f);
+	}
+	fputs(p->nfiles ? "]}" : "]}", f);
+}
+
+/* "patch_source" and "patches", with --patches. */
+static void json_patches(FILE *f, const td_patch_set_t *s, int policy)
+{
+	fputs("  \"patch_source\": {\"source\": ", f);
+	json_cstr(f, s->source);
+	fprintf(f, ", \"kind\": \"%s\", \"count\": %zu, \"unexplained\": %zu, \"not_reproduced\": %zu},\n",
+		s->kind, s->count, s->unexplained, s->not_reproduced);
+	fputs("  \"patches\": [", f);
+	for (size_t i = 0; i < s->count; i++) {
+		fputs(i ? ",\n" : "\n", f);
+		json_patch(f, &s->patches[i], policy);
+	}
+	fputs(s->count ? "\n  ],\n" : "],\n", f);
+}
+
 static void json_change(FILE *f, const td_change_t *c, int policy, int build_info)
 {
 	const td_file_t *file = td_report_change_file(c);
@@ -335,19 +429,22 @@ static void json_change(FILE *f, const td_change_t *c, int policy, int build_inf
 		json_policy(f, c);
 	if (c->status == TD_STATUS_SKIPPED)
 		json_skip(f, c);
-	fputc('}', f);
 }
 
 int td_report_json(FILE *f, const td_analysis_t *a, const td_view_t *v)
 {
 	const td_result_t *r = a ? a->result : NULL;
-	size_t *idx = NULL, n = 0;
+	size_t *idx = NULL, *refs = NULL, n = 0;
 	int policy, build_info, rc;
 
 	if (!f || !r)
 		return TD_EINVAL;
 	if ((rc = td_view_select(&idx, &n, r, v)))
 		return rc;
+	if (a->patches && (rc = td_report_patch_refs(&refs, a->patches, r))) {
+		free(idx);
+		return rc;
+	}
 	policy = td_report_has_policy(r);
 	build_info = td_report_has_build_info(r);
 
@@ -373,13 +470,21 @@ int td_report_json(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	json_totals(f, &r->totals, build_info);
 	json_origin_counts(f, a);
 	json_rollups(f, a);
+	if (a->patches)
+		json_patches(f, a->patches, policy);
 	fputs("  \"files\": [", f);
 	for (size_t i = 0; i < n; i++) {
+		const td_change_t *c = &r->changes[idx[i]];
 		fputs(i ? ",\n" : "\n", f);
-		json_change(f, &r->changes[idx[i]], policy, build_info);
+		json_change(f, c, policy, build_info);
+		if (a->patches && c->status != TD_STATUS_IDENTICAL && c->status != TD_STATUS_SKIPPED)
+			json_change_patches(f, a->patches,
+					    refs[idx[i]] ? &a->patches->files[refs[idx[i]] - 1] : NULL);
+		fputc('}', f);
 	}
 	fputs(n ? "\n  ]\n}\n" : "]\n}\n", f);
 	rc = td_report_finish(f);
 	free(idx);
+	free(refs);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report_impl.h"
+#include "treedrift/patch.h"
 #include "internal.h"
 
 /* One byte of C-escaped text, with a backslash before each character that
@@ -89,6 +90,77 @@ static void md_row(FILE *f, const td_change_t *c, int policy)
 	fputs(" |\n", f);
 }
 
+static void md_list(FILE *f, char *const *v, size_t n, const char *none)
+{
+	if (!n)
+		fputs(none, f);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputs(", ", f);
+		md_cstr(f, v[i]);
+	}
+}
+
+/* With --patches: the certification of contents, one entry per patch in
+ * series order (purpose, size, location, class, risk, origin), then the
+ * changed files no patch explains. */
+static void md_patches(FILE *f, const td_analysis_t *a, int policy)
+{
+	const td_patch_set_t *s = a->patches;
+
+	fputs("\n## Patches\n\n", f);
+	fprintf(f, "%zu patches from ", s->count);
+	md_cstr(f, s->source);
+	fprintf(f, " (%s). %zu changed files no patch explains; %zu the patches do not reproduce.\n\n",
+		s->kind, s->unexplained, s->not_reproduced);
+	fprintf(f, "| # | patch | purpose | size | location | distance | class |%s origin |\n", policy ? " risk |" : "");
+	fprintf(f, "|---:|---|---|---|---|---:|---|%s---|\n", policy ? "---:|" : "");
+	for (size_t i = 0; i < s->count; i++) {
+		const td_patch_t *p = &s->patches[i];
+		const char *cls = td_class_name(p->cls);
+		fprintf(f, "| %zu | ", i + 1);
+		md_cstr(f, p->id);
+		fputs(" | ", f);
+		md_cstr(f, p->subject ? p->subject : "");
+		fprintf(f, " | %zu files, +%" PRIu64 " -%" PRIu64 " lines, %" PRIu64 " surviving | ", p->nfiles,
+			p->lines_added, p->lines_removed, p->lines_surviving);
+		md_list(f, p->top_dirs, p->ntop_dirs, "-");
+		if (policy) {
+			fputs(" (", f);
+			md_list(f, p->classes, p->nclasses, "other");
+			fputs(")", f);
+		}
+		fprintf(f, " | %d | %s | ", p->distance, cls ? cls : "-");
+		if (policy) {
+			char num[TD_REPORT_NUM_MAX];
+			if (isfinite(p->risk))
+				td_report_fixed(num, p->risk, 1);
+			else
+				memcpy(num, "-", 2);
+			fprintf(f, "%s | ", num);
+		}
+		fputs(td_patch_status_name(p->origin.status), f);
+		if (p->origin.commit) {
+			fputs(" (", f);
+			md_cstr(f, p->origin.commit);
+			fputs(")", f);
+		}
+		fputs(" |\n", f);
+	}
+	if (!s->unexplained)
+		return;
+	fputs("\n### Changed files no patch explains\n\n| path | status |\n|---|---|\n", f);
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const td_change_t *c = &a->result->changes[s->files[i].change];
+		const td_file_t *file = td_report_change_file(c);
+		if (s->files[i].npatches)
+			continue;
+		fputs("| ", f);
+		md_text(f, file->path, file->path_len);
+		fprintf(f, " | %s |\n", td_status_name(c->status));
+	}
+}
+
 int td_report_markdown(FILE *f, const td_analysis_t *a, const td_view_t *v)
 {
 	const td_result_t *r = a ? a->result : NULL;
@@ -149,6 +221,8 @@ int td_report_markdown(FILE *f, const td_analysis_t *a, const td_view_t *v)
 			fprintf(f, " | %" PRIu64 " |\n", file->size_bytes);
 		}
 	}
+	if (a->patches)
+		md_patches(f, a, policy);
 	rc = td_report_finish(f);
 	free(idx);
 	return rc;

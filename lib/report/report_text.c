@@ -429,6 +429,77 @@ static void put_origin_totals(FILE *f, const td_analysis_t *a)
 	fprintf(f, "  distance %" PRIu64 "  (equal to an older upstream version)\n", n.rollback_distance);
 }
 
+/* A patch id as a column: a commit id cut to 12 digits. */
+static void put_patch_id(FILE *f, const char *id)
+{
+	size_t n = strlen(id);
+
+	if (n == 40 && strspn(id, "0123456789abcdef") == 40)
+		n = 12;
+	put_escaped(f, id, n);
+}
+
+/* The changed files of one kind: none of the patches touch them (want 0),
+ * or the patches do not give their content (want 1). */
+static void put_patch_files(FILE *f, const td_analysis_t *a, int not_reproduced)
+{
+	const td_patch_set_t *s = a->patches;
+
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const td_patch_file_ref_t *ref = &s->files[i];
+		const td_change_t *c = &a->result->changes[ref->change];
+		if (not_reproduced ? ref->reproduced != 0 || !ref->npatches : ref->npatches != 0)
+			continue;
+		fprintf(f, "  %-8s  ", td_status_name(c->status));
+		put_file_path(f, td_report_change_file(c));
+		fputc('\n', f);
+	}
+}
+
+/* Per-patch drift, riskiest first. */
+static int put_patches(FILE *f, const td_analysis_t *a, int policy)
+{
+	const td_patch_set_t *s = a->patches;
+	size_t *order;
+
+	if (!s)
+		return TD_OK;
+	if (td_report_patch_order(&order, s))
+		return TD_ENOMEM;
+	fprintf(f, "\nPatches: %zu (%s, ", s->count, s->kind);
+	put_escaped_str(f, s->source);
+	fputs(")\n", f);
+	if (s->count) {
+		fprintf(f, "  %8s", "distance");
+		if (policy)
+			fprintf(f, " %9s", "risk");
+		fprintf(f, " %-5s %7s %7s %9s  %-9s  %-12s  %s\n", "class", "+lines", "-lines", "surviving", "origin",
+			"id", "subject");
+	}
+	for (size_t k = 0; k < s->count; k++) {
+		const td_patch_t *p = &s->patches[order[k]];
+		const char *cls = td_class_name(p->cls);
+		fprintf(f, "  %8d", p->distance);
+		if (policy) {
+			char risk[TD_REPORT_NUM_MAX];
+			td_report_fixed(risk, p->risk, 1);
+			fprintf(f, " %9s", risk);
+		}
+		fprintf(f, " %-5s %7" PRIu64 " %7" PRIu64 " %9" PRIu64 "  %-9s  ", cls ? cls : "-", p->lines_added,
+			p->lines_removed, p->lines_surviving, td_patch_status_name(p->origin.status));
+		put_patch_id(f, p->id);
+		fputs("  ", f);
+		put_escaped_str(f, p->subject);
+		fputc('\n', f);
+	}
+	free(order);
+	fprintf(f, "\nChanged files no patch explains: %zu\n", s->unexplained);
+	put_patch_files(f, a, 0);
+	fprintf(f, "\nChanged files the patches do not reproduce: %zu\n", s->not_reproduced);
+	put_patch_files(f, a, 1);
+	return TD_OK;
+}
+
 int td_report_text(FILE *f, const td_analysis_t *a, const td_view_t *v)
 {
 	const td_result_t *r = a ? a->result : NULL;
@@ -454,6 +525,8 @@ int td_report_text(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	put_totals(f, r, v, policy);
 	put_origin_totals(f, a);
 	put_rollups(f, a, policy);
+	if ((rc = put_patches(f, a, policy)))
+		goto out;
 	rc = td_report_finish(f);
 out:
 	free(idx);

@@ -1,0 +1,1668 @@
+/* Per-patch drift: replay a series on its base, then score each patch and
+ * attribute the comparison's changed files to the patches.
+ *
+ * Every patch becomes a pair of trees (before, after) in one repository: a
+ * git range's commits as they are; a series applied with git_apply_to_tree
+ * onto the base, in memory (a mempack backend takes every object written,
+ * so a real repository is never written to). Each pair is diffed tree to
+ * tree, as git diff-tree does (no rename detection), which gives the files,
+ * the line counts and the blobs to score.
+ *
+ * Surviving lines: each file's lines carry the patch that added them (0 for
+ * the base), carried forward through every later patch's hunks, as blame
+ * would find them. At the end the lines are matched against the target's
+ * file: when the series gives the target's content they are the target's;
+ * otherwise the series' result is diffed against the target to carry them
+ * once more. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+
+#include "patch_impl.h"
+#include "treedrift/digest.h"
+#include "treedrift/load.h"
+
+/* A base file larger than this is not read for a series (a limit). */
+#define BASE_FILE_MAX_BYTES (256u * 1024 * 1024)
+
+static const char *git_msg(void)
+{
+	const git_error *e = git_error_last();
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+/* One path through the series. */
+typedef struct track {
+	char *path;
+	uint32_t *orig;        /* origin of each line: 0 base, k patch k-1 */
+	size_t n, cap;
+	git_oid blob;          /* content after the last patch that touched it */
+	uint32_t mode;
+	int seen;              /* a patch touched it */
+	int present;           /* it exists after the series */
+	int lines_ok;          /* orig[] is valid */
+	int equal;             /* the series' content is the target's: 1, 0, -1 unknown */
+	size_t *patches;
+	size_t npatches, pcap;
+} track_t;
+
+typedef struct dig_ent {
+	git_oid id;
+	int used;
+	td_digest_t d;
+} dig_ent_t;
+
+typedef struct engine {
+	git_repository *repo;      /* borrowed from the list or owned (owns_repo) */
+	int owns_repo;
+	td_digester_t *dg;
+	const td_result_t *result;
+	const td_patch_opts_t *opts;
+	td_patch_set_t *set;
+	track_t *tracks;
+	size_t ntracks, tcap;
+	size_t *tmap;              /* open addressing: track index + 1, 0 free */
+	size_t tmap_cap;
+	dig_ent_t *dmap;
+	size_t dmap_used, dmap_cap;
+	uint32_t *scratch;
+	size_t scratch_cap;
+	td_source_t *target_src;   /* opened on first need */
+	int target_tried;
+	td_error_t *err;
+} engine_t;
+
+/* --- hash maps ----------------------------------------------------------- */
+
+static uint64_t fnv(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static int tmap_grow(engine_t *e)
+{
+	size_t cap = e->tmap_cap ? e->tmap_cap * 2 : 1024;
+	size_t *m = calloc(cap, sizeof(*m));
+
+	if (!m)
+		return TD_ENOMEM;
+	for (size_t i = 0; i < e->ntracks; i++) {
+		size_t h = (size_t)fnv(e->tracks[i].path, strlen(e->tracks[i].path)) & (cap - 1);
+		while (m[h])
+			h = (h + 1) & (cap - 1);
+		m[h] = i + 1;
+	}
+	free(e->tmap);
+	e->tmap = m;
+	e->tmap_cap = cap;
+	return TD_OK;
+}
+
+static track_t *track_find(engine_t *e, const char *path, size_t len)
+{
+	size_t h;
+
+	if (!e->tmap_cap)
+		return NULL;
+	h = (size_t)fnv(path, len) & (e->tmap_cap - 1);
+	while (e->tmap[h]) {
+		track_t *t = &e->tracks[e->tmap[h] - 1];
+		if (!strncmp(t->path, path, len) && !t->path[len])
+			return t;
+		h = (h + 1) & (e->tmap_cap - 1);
+	}
+	return NULL;
+}
+
+static int track_get(engine_t *e, const char *path, track_t **out)
+{
+	size_t len = strlen(path), h;
+	void *p = e->tracks;
+	track_t *t;
+
+	if ((*out = track_find(e, path, len)))
+		return TD_OK;
+	if ((e->ntracks + 1) * 2 > e->tmap_cap && tmap_grow(e))
+		return TD_ENOMEM;
+	if (td_grow(&p, &e->tcap, e->ntracks + 1, sizeof(*e->tracks)))
+		return TD_ENOMEM;
+	e->tracks = p;
+	t = &e->tracks[e->ntracks];
+	memset(t, 0, sizeof(*t));
+	if (!(t->path = td_strndup(path, len)))
+		return TD_ENOMEM;
+	t->equal = -1;
+	h = (size_t)fnv(path, len) & (e->tmap_cap - 1);
+	while (e->tmap[h])
+		h = (h + 1) & (e->tmap_cap - 1);
+	e->tmap[h] = ++e->ntracks;
+	*out = t;
+	return TD_OK;
+}
+
+static size_t oid_hash(const git_oid *id, size_t cap)
+{
+	uint64_t h;
+	memcpy(&h, id->id, sizeof(h));
+	return (size_t)h & (cap - 1);
+}
+
+static int dmap_grow(engine_t *e)
+{
+	size_t cap = e->dmap_cap ? e->dmap_cap * 2 : 4096;
+	dig_ent_t *m = calloc(cap, sizeof(*m));
+
+	if (!m)
+		return TD_ENOMEM;
+	for (size_t i = 0; i < e->dmap_cap; i++) {
+		size_t h;
+		if (!e->dmap[i].used)
+			continue;
+		h = oid_hash(&e->dmap[i].id, cap);
+		while (m[h].used)
+			h = (h + 1) & (cap - 1);
+		m[h] = e->dmap[i];
+	}
+	free(e->dmap);
+	e->dmap = m;
+	e->dmap_cap = cap;
+	return TD_OK;
+}
+
+/* The digest of a blob, computed once. */
+static int blob_digest(engine_t *e, const git_oid *id, const td_digest_t **out)
+{
+	git_blob *b = NULL;
+	dig_ent_t *d;
+	size_t h;
+	int rc;
+
+	for (h = e->dmap_cap ? oid_hash(id, e->dmap_cap) : 0; e->dmap_cap && e->dmap[h].used;
+	     h = (h + 1) & (e->dmap_cap - 1)) {
+		if (git_oid_equal(&e->dmap[h].id, id)) {
+			*out = &e->dmap[h].d;
+			return TD_OK;
+		}
+	}
+	/* Not there: insert (growing moves the entries, so find the slot anew). */
+	if ((e->dmap_used + 1) * 2 > e->dmap_cap) {
+		if (dmap_grow(e))
+			return td_error_set(e->err, TD_ENOMEM, "out of memory");
+		h = oid_hash(id, e->dmap_cap);
+		while (e->dmap[h].used)
+			h = (h + 1) & (e->dmap_cap - 1);
+	}
+	if (git_blob_lookup(&b, e->repo, id))
+		return td_error_set(e->err, TD_EGIT, "unable to read a blob: %s", git_msg());
+	d = &e->dmap[h];
+	td_digester_start(e->dg, 1);
+	rc = td_digester_update(e->dg, git_blob_rawcontent(b), (size_t)git_blob_rawsize(b));
+	if (!rc)
+		rc = td_digester_finish(&d->d, e->dg);
+	git_blob_free(b);
+	if (rc)
+		return td_error_set(e->err, rc, "unable to digest a blob");
+	d->id = *id;
+	d->used = 1;
+	e->dmap_used++;
+	*out = &d->d;
+	return TD_OK;
+}
+
+/* --- scoring ------------------------------------------------------------- */
+
+static int is_file_mode(uint32_t mode)
+{
+	return mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE;
+}
+
+static int blob_bytes_distance(engine_t *e, const git_oid *a, const git_oid *b, int *dist)
+{
+	git_blob *x = NULL, *y = NULL;
+
+	if (git_blob_lookup(&x, e->repo, a) || git_blob_lookup(&y, e->repo, b)) {
+		git_blob_free(x);
+		return td_error_set(e->err, TD_EGIT, "unable to read a blob: %s", git_msg());
+	}
+	*dist = td_fallback_distance_bytes(git_blob_rawcontent(x), (size_t)git_blob_rawsize(x),
+					   git_blob_rawcontent(y), (size_t)git_blob_rawsize(y));
+	git_blob_free(x);
+	git_blob_free(y);
+	return TD_OK;
+}
+
+/* Score one delta as compare scores a file: added = the added distance,
+ * deleted = 0, modified by TLSH or the fallback. */
+static int score_delta(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
+{
+	const td_digest_t *a, *b;
+	uint32_t om = d->old_file.mode, nm = d->new_file.mode;
+	int rc;
+
+	f->fallback = 0;
+	switch (d->status) {
+	case GIT_DELTA_ADDED:
+		f->distance = e->opts->added_distance;
+		return TD_OK;
+	case GIT_DELTA_DELETED:
+		f->distance = 0;
+		return TD_OK;
+	default:
+		break;
+	}
+	f->fallback = 1;
+	if (d->status == GIT_DELTA_TYPECHANGE || is_file_mode(om) != is_file_mode(nm) ||
+	    (!is_file_mode(om) && om != nm)) {
+		f->distance = e->opts->added_distance;
+		return TD_OK;
+	}
+	if (om == GIT_FILEMODE_COMMIT) {
+		char x[GIT_OID_HEXSZ + 1], y[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(x, sizeof(x), &d->old_file.id);
+		git_oid_tostr(y, sizeof(y), &d->new_file.id);
+		f->distance = td_fallback_distance_bytes((const uint8_t *)x, strlen(x), (const uint8_t *)y, strlen(y));
+		return TD_OK;
+	}
+	if (!is_file_mode(om))
+		return blob_bytes_distance(e, &d->old_file.id, &d->new_file.id, &f->distance);
+	if (git_oid_equal(&d->old_file.id, &d->new_file.id)) {
+		f->distance = 0; /* a mode change: the same content */
+		f->fallback = 0;
+		return TD_OK;
+	}
+	/* b's insertion may move a: look a up again (found, so nothing moves). */
+	if ((rc = blob_digest(e, &d->old_file.id, &a)) || (rc = blob_digest(e, &d->new_file.id, &b)) ||
+	    (rc = blob_digest(e, &d->old_file.id, &a)))
+		return rc;
+	f->distance = td_digest_distance(a, b, e->result->len_diff, &f->fallback);
+	return TD_OK;
+}
+
+/* --- line origins -------------------------------------------------------- */
+
+static size_t count_lines(const char *s, size_t n)
+{
+	size_t k = 0;
+	const char *p = s, *end = s + n;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))))
+		k++, p++;
+	return k + (n && s[n - 1] != '\n');
+}
+
+static int orig_reserve(uint32_t **v, size_t *cap, size_t n)
+{
+	void *p = *v;
+	if (td_grow(&p, cap, n ? n : 1, sizeof(**v)))
+		return TD_ENOMEM;
+	*v = p;
+	return TD_OK;
+}
+
+/* Carry t's line origins through gp's hunks; added lines get origin.
+ * Returns 0, TD_ENOMEM, or 1 when the hunks do not fit the lines. */
+static int carry_lines(engine_t *e, track_t *t, git_patch *gp, uint32_t origin)
+{
+	size_t nh = git_patch_num_hunks(gp), cursor = 0, out = 0, need;
+	size_t adds = 0, dels = 0, ctx = 0;
+
+	if (git_patch_line_stats(&ctx, &adds, &dels, gp))
+		return 1;
+	need = t->n + adds + 1;
+	if (orig_reserve(&e->scratch, &e->scratch_cap, need))
+		return TD_ENOMEM;
+	for (size_t h = 0; h < nh; h++) {
+		const git_diff_hunk *hunk;
+		size_t nl, start;
+		if (git_patch_get_hunk(&hunk, &nl, gp, h))
+			return 1;
+		start = hunk->old_lines ? (size_t)hunk->old_start - 1 : (size_t)hunk->old_start;
+		if (start < cursor || start > t->n)
+			return 1;
+		if (start > cursor)
+			memcpy(e->scratch + out, t->orig + cursor, (start - cursor) * sizeof(uint32_t));
+		out += start - cursor;
+		cursor = start;
+		for (size_t k = 0; k < nl; k++) {
+			const git_diff_line *l;
+			if (git_patch_get_line_in_hunk(&l, gp, h, k))
+				return 1;
+			switch (l->origin) {
+			case GIT_DIFF_LINE_CONTEXT:
+				if (cursor >= t->n || out >= need)
+					return 1;
+				e->scratch[out++] = t->orig[cursor++];
+				break;
+			case GIT_DIFF_LINE_DELETION:
+				if (cursor >= t->n)
+					return 1;
+				cursor++;
+				break;
+			case GIT_DIFF_LINE_ADDITION:
+				if (out >= need)
+					return 1;
+				e->scratch[out++] = origin;
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	if (out + (t->n - cursor) > need)
+		return 1;
+	if (t->n > cursor)
+		memcpy(e->scratch + out, t->orig + cursor, (t->n - cursor) * sizeof(uint32_t));
+	out += t->n - cursor;
+	if (orig_reserve(&t->orig, &t->cap, out))
+		return TD_ENOMEM;
+	if (out)
+		memcpy(t->orig, e->scratch, out * sizeof(uint32_t));
+	t->n = out;
+	return TD_OK;
+}
+
+/* Lines of the blob, all from the base. */
+static int base_lines(engine_t *e, track_t *t, const git_oid *id)
+{
+	git_blob *b;
+	size_t n;
+
+	if (git_blob_lookup(&b, e->repo, id))
+		return td_error_set(e->err, TD_EGIT, "unable to read a blob: %s", git_msg());
+	n = count_lines(git_blob_rawcontent(b), (size_t)git_blob_rawsize(b));
+	git_blob_free(b);
+	if (orig_reserve(&t->orig, &t->cap, n))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	memset(t->orig, 0, n * sizeof(uint32_t));
+	t->n = n;
+	t->lines_ok = 1;
+	return TD_OK;
+}
+
+static int track_patch(track_t *t, size_t idx)
+{
+	void *p = t->patches;
+
+	if (t->npatches && t->patches[t->npatches - 1] == idx)
+		return TD_OK;
+	if (td_grow(&p, &t->pcap, t->npatches + 1, sizeof(*t->patches)))
+		return TD_ENOMEM;
+	t->patches = p;
+	t->patches[t->npatches++] = idx;
+	return TD_OK;
+}
+
+/* Follow one delta of patch idx in the path's track. */
+static int follow(engine_t *e, const git_diff_delta *d, git_patch *gp, int binary, size_t idx)
+{
+	const char *path = d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path;
+	track_t *t;
+	int rc;
+
+	if (track_get(e, path, &t) || track_patch(t, idx))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	if (d->status == GIT_DELTA_DELETED) {
+		t->seen = 1;
+		t->present = 0;
+		t->n = 0;
+		t->lines_ok = 1;
+		return TD_OK;
+	}
+	if (!is_file_mode(d->new_file.mode) || binary || !gp) {
+		t->n = 0;
+		t->lines_ok = 0;
+	} else {
+		if (d->status == GIT_DELTA_ADDED || d->status == GIT_DELTA_TYPECHANGE ||
+		    !is_file_mode(d->old_file.mode)) {
+			t->n = 0;
+			t->lines_ok = 1;
+		} else if (!t->seen || !t->present || !t->lines_ok) {
+			if ((rc = base_lines(e, t, &d->old_file.id)))
+				return rc;
+		}
+		rc = carry_lines(e, t, gp, (uint32_t)idx + 1);
+		if (rc == TD_ENOMEM)
+			return td_error_set(e->err, rc, "out of memory");
+		if (rc)
+			t->lines_ok = 0;
+	}
+	t->seen = 1;
+	t->present = 1;
+	t->blob = d->new_file.id;
+	t->mode = d->new_file.mode;
+	return TD_OK;
+}
+
+/* --- one patch ----------------------------------------------------------- */
+
+static int file_cmp(const void *a, const void *b)
+{
+	return strcmp(((const td_patch_file_t *)a)->path, ((const td_patch_file_t *)b)->path);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Add s[0..n) to a sorted set of strings, once. */
+static int set_add(char ***set, size_t *count, const char *s, size_t n)
+{
+	char *copy, **p;
+
+	for (size_t i = 0; i < *count; i++)
+		if (!strncmp((*set)[i], s, n) && !(*set)[i][n])
+			return TD_OK;
+	if (!(copy = td_strndup(s, n)))
+		return TD_ENOMEM;
+	if (!(p = td_realloc_array(*set, *count + 1, sizeof(**set)))) {
+		free(copy);
+		return TD_ENOMEM;
+	}
+	*set = p;
+	p[(*count)++] = copy;
+	return TD_OK;
+}
+
+static int patch_totals(engine_t *e, td_patch_t *p)
+{
+	long long dist = 0;
+
+	p->lines_added = p->lines_removed = 0;
+	p->risk = 0;
+	p->fallback = 0;
+	for (size_t i = 0; i < p->nfiles; i++) {
+		td_patch_file_t *f = &p->files[i];
+		const char *slash = strchr(f->path, '/');
+		p->lines_added += f->lines_added;
+		p->lines_removed += f->lines_removed;
+		dist += f->distance;
+		p->fallback += f->fallback;
+		p->risk += f->distance * f->weight;
+		if (f->policy_class && set_add(&p->classes, &p->nclasses, f->policy_class, strlen(f->policy_class)))
+			return TD_ENOMEM;
+		if (slash ? set_add(&p->top_dirs, &p->ntop_dirs, f->path, (size_t)(slash - f->path))
+			  : set_add(&p->top_dirs, &p->ntop_dirs, ".", 1))
+			return TD_ENOMEM;
+	}
+	if (p->nclasses)
+		qsort(p->classes, p->nclasses, sizeof(*p->classes), str_cmp);
+	if (p->ntop_dirs)
+		qsort(p->top_dirs, p->ntop_dirs, sizeof(*p->top_dirs), str_cmp);
+	p->distance = dist > INT_MAX ? INT_MAX : (int)dist;
+	p->cls = p->nfiles ? td_classify(p->distance, &e->result->thresholds) : TD_CLASS_NONE;
+	return TD_OK;
+}
+
+/* One file of a patch: fill p's next file from delta d (a delta made by
+ * the tree walk below: paths, ids, modes, status). */
+static int one_file(engine_t *e, size_t idx, git_diff_delta *d)
+{
+	td_patch_t *p = &e->set->patches[idx];
+	td_patch_file_t *f;
+	git_blob *ob = NULL, *nb = NULL;
+	git_patch *gp = NULL;
+	git_diff_options o;
+	size_t ctx, adds = 0, dels = 0;
+	int binary = 0, rc = TD_OK;
+	const char *path = d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path;
+	void *grown = p->files;
+	size_t cap = p->nfiles; /* grown one at a time: p->files has no capacity field */
+
+	if (!(grown = td_realloc_array(p->files, cap + 1, sizeof(*p->files))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	p->files = grown;
+	f = &p->files[p->nfiles];
+	memset(f, 0, sizeof(*f));
+	if (!(f->path = td_strndup(path, strlen(path))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	p->nfiles++;
+	f->status = d->status == GIT_DELTA_ADDED ? 'A' : d->status == GIT_DELTA_DELETED ? 'D'
+		  : d->status == GIT_DELTA_TYPECHANGE ? 'T' : 'M';
+	f->weight = 1.0;
+	if (e->opts->policy) {
+		td_policy_match_t m;
+		if (!td_policy_lookup(&m, e->opts->policy, f->path, strlen(f->path))) {
+			f->policy_class = m.class_name;
+			f->weight = m.weight;
+		}
+	}
+	/* Lines: regular files (and symlinks as git counts them); not gitlinks. */
+	if (d->old_file.mode != GIT_FILEMODE_COMMIT && d->new_file.mode != GIT_FILEMODE_COMMIT) {
+		git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+		o.context_lines = 0;
+		o.interhunk_lines = 0;
+		if ((d->status != GIT_DELTA_ADDED && git_blob_lookup(&ob, e->repo, &d->old_file.id)) ||
+		    (d->status != GIT_DELTA_DELETED && git_blob_lookup(&nb, e->repo, &d->new_file.id)) ||
+		    git_patch_from_blobs(&gp, ob, d->old_file.path, nb, d->new_file.path, &o)) {
+			rc = td_error_set(e->err, TD_EGIT, "patch '%s': unable to diff '%s': %s", p->id, path,
+					  git_msg());
+			goto out;
+		}
+		binary = (git_patch_get_delta(gp)->flags & GIT_DIFF_FLAG_BINARY) != 0;
+		if (!binary)
+			git_patch_line_stats(&ctx, &adds, &dels, gp);
+	} else {
+		binary = 1;
+	}
+	f->binary = binary;
+	f->lines_added = adds;
+	f->lines_removed = dels;
+	if (!(rc = score_delta(e, d, f)))
+		rc = follow(e, d, gp, binary, idx);
+out:
+	git_patch_free(gp);
+	git_blob_free(ob);
+	git_blob_free(nb);
+	return rc;
+}
+
+static int kind_of(uint32_t mode)
+{
+	return mode == GIT_FILEMODE_TREE ? 0 : is_file_mode(mode) ? 1 : mode == GIT_FILEMODE_LINK ? 2 : 3;
+}
+
+/* Git's tree order: a tree's name sorts as if it ended in '/'. */
+static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
+{
+	const char *x = git_tree_entry_name(a), *y = git_tree_entry_name(b);
+	size_t i = 0;
+	int cx, cy;
+
+	while (x[i] && x[i] == y[i])
+		i++;
+	cx = x[i] ? (unsigned char)x[i] : git_tree_entry_filemode(a) == GIT_FILEMODE_TREE ? '/' : 0;
+	cy = y[i] ? (unsigned char)y[i] : git_tree_entry_filemode(b) == GIT_FILEMODE_TREE ? '/' : 0;
+	return cx - cy;
+}
+
+/* Path buffer shared by the walk. */
+typedef struct pathbuf {
+	char *p;
+	size_t len, cap;
+} pathbuf_t;
+
+static int pb_push(pathbuf_t *b, const char *name, size_t *saved)
+{
+	size_t n = strlen(name);
+	void *p = b->p;
+
+	*saved = b->len;
+	if (td_grow(&p, &b->cap, b->len + n + 2, 1))
+		return TD_ENOMEM;
+	b->p = p;
+	if (b->len)
+		b->p[b->len++] = '/';
+	memcpy(b->p + b->len, name, n + 1);
+	b->len += n;
+	return TD_OK;
+}
+
+static int walk_trees(engine_t *e, size_t idx, const git_tree *a, const git_tree *b, pathbuf_t *pb, unsigned depth);
+
+/* A pair of entries of one name (either may be NULL). */
+static int walk_pair(engine_t *e, size_t idx, const git_tree_entry *x, const git_tree_entry *y, pathbuf_t *pb,
+		     unsigned depth)
+{
+	uint32_t xm = x ? (uint32_t)git_tree_entry_filemode(x) : 0, ym = y ? (uint32_t)git_tree_entry_filemode(y) : 0;
+	git_tree *tx = NULL, *ty = NULL;
+	git_diff_delta d;
+	size_t saved;
+	int rc;
+
+	if (x && y && git_oid_equal(git_tree_entry_id(x), git_tree_entry_id(y)) && xm == ym)
+		return TD_OK;
+	if (pb_push(pb, git_tree_entry_name(x ? x : y), &saved))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	if ((x && xm == GIT_FILEMODE_TREE) || (y && ym == GIT_FILEMODE_TREE)) {
+		/* same name, both trees (a blob and a tree of one name sort apart) */
+		if ((x && git_tree_lookup(&tx, e->repo, git_tree_entry_id(x))) ||
+		    (y && git_tree_lookup(&ty, e->repo, git_tree_entry_id(y)))) {
+			git_tree_free(tx);
+			return td_error_set(e->err, TD_EGIT, "unable to read tree '%s': %s", pb->p, git_msg());
+		}
+		rc = walk_trees(e, idx, tx, ty, pb, depth + 1);
+		git_tree_free(tx);
+		git_tree_free(ty);
+	} else {
+		memset(&d, 0, sizeof(d));
+		d.status = !x ? GIT_DELTA_ADDED : !y ? GIT_DELTA_DELETED
+			 : kind_of(xm) != kind_of(ym) ? GIT_DELTA_TYPECHANGE : GIT_DELTA_MODIFIED;
+		d.old_file.path = d.new_file.path = pb->p;
+		if (x) {
+			git_oid_cpy(&d.old_file.id, git_tree_entry_id(x));
+			d.old_file.mode = (uint16_t)xm;
+		}
+		if (y) {
+			git_oid_cpy(&d.new_file.id, git_tree_entry_id(y));
+			d.new_file.mode = (uint16_t)ym;
+		}
+		rc = one_file(e, idx, &d);
+	}
+	pb->len = saved;
+	pb->p[saved] = '\0';
+	return rc;
+}
+
+/* The changed entries of two trees (either may be NULL), recursing only
+ * into subtrees whose ids differ: git diff-tree -r without renames. */
+static int walk_trees(engine_t *e, size_t idx, const git_tree *a, const git_tree *b, pathbuf_t *pb, unsigned depth)
+{
+	size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0, i = 0, j = 0;
+	int rc = TD_OK;
+
+	if (depth > 4096)
+		return td_error_set(e->err, TD_EINVAL, "trees nest deeper than 4096");
+	while (!rc && (i < na || j < nb)) {
+		const git_tree_entry *x = i < na ? git_tree_entry_byindex(a, i) : NULL;
+		const git_tree_entry *y = j < nb ? git_tree_entry_byindex(b, j) : NULL;
+		int c = !x ? 1 : !y ? -1 : entry_cmp(x, y);
+		if (c < 0)
+			y = NULL, i++;
+		else if (c > 0)
+			x = NULL, j++;
+		else
+			i++, j++;
+		rc = walk_pair(e, idx, x, y, pb, depth);
+	}
+	return rc;
+}
+
+/* Diff the trees of patch idx and fill its files. */
+static int run_patch(engine_t *e, size_t idx, const git_oid *before, const git_oid *after)
+{
+	td_patch_t *p = &e->set->patches[idx];
+	git_tree *a = NULL, *b = NULL;
+	pathbuf_t pb = { NULL, 0, 0 };
+	int rc;
+
+	if ((before && git_tree_lookup(&a, e->repo, before)) || git_tree_lookup(&b, e->repo, after)) {
+		git_tree_free(a);
+		return td_error_set(e->err, TD_EGIT, "patch '%s': unable to read its trees: %s", p->id, git_msg());
+	}
+	if (!(rc = pb_push(&pb, "", &(size_t){ 0 }) ? TD_ENOMEM : TD_OK))
+		rc = walk_trees(e, idx, a, b, &pb, 0);
+	else
+		td_error_set(e->err, rc, "out of memory");
+	if (!rc)
+		if (p->nfiles)
+			qsort(p->files, p->nfiles, sizeof(*p->files), file_cmp);
+	free(pb.p);
+	git_tree_free(a);
+	git_tree_free(b);
+	return rc;
+}
+
+/* --- series replay ------------------------------------------------------- */
+
+/* Apply only one delta, and of it the first `limit` hunks: to find which
+ * hunk of a patch that does not apply fails. */
+typedef struct pick {
+	size_t want, delta, hunk, limit;
+} pick_t;
+
+static int pick_delta(const git_diff_delta *d, void *payload)
+{
+	pick_t *p = payload;
+	(void)d;
+	p->hunk = 0;
+	return p->delta++ == p->want ? 0 : 1;
+}
+
+static int pick_hunk(const git_diff_hunk *h, void *payload)
+{
+	pick_t *p = payload;
+	(void)h;
+	return p->hunk++ < p->limit ? 0 : 1;
+}
+
+static int try_apply(git_repository *repo, git_tree *tree, git_diff *diff, pick_t *pk)
+{
+	git_apply_options ao;
+	git_index *idx = NULL;
+	int g;
+
+	git_apply_options_init(&ao, GIT_APPLY_OPTIONS_VERSION);
+	ao.delta_cb = pick_delta;
+	ao.hunk_cb = pick_hunk;
+	ao.payload = pk;
+	pk->delta = 0;
+	g = git_apply_to_tree(&idx, repo, tree, diff, &ao);
+	git_index_free(idx);
+	return g;
+}
+
+/* The error for a patch that does not apply: its file and hunk. */
+static int apply_error(engine_t *e, const char *id, git_tree *tree, git_diff *diff, const char *why)
+{
+	char msg[512];
+	size_t nd = git_diff_num_deltas(diff);
+
+	snprintf(msg, sizeof(msg), "%s", why);
+	for (size_t d = 0; d < nd; d++) {
+		pick_t pk = { d, 0, 0, SIZE_MAX };
+		const git_diff_delta *dl = git_diff_get_delta(diff, d);
+		git_patch *gp = NULL;
+		size_t nh;
+		if (!try_apply(e->repo, tree, diff, &pk))
+			continue;
+		if (git_patch_from_diff(&gp, diff, d) || !gp)
+			break;
+		nh = git_patch_num_hunks(gp);
+		for (size_t k = 1; k <= nh; k++) {
+			const git_diff_hunk *h;
+			size_t nl, hl;
+			pick_t one = { d, 0, 0, k };
+			if (!try_apply(e->repo, tree, diff, &one) || git_patch_get_hunk(&h, &nl, gp, k - 1))
+				continue;
+			hl = strlen(h->header);
+			while (hl && (h->header[hl - 1] == '\n' || h->header[hl - 1] == '\r'))
+				hl--;
+			td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: '%s', hunk %zu of %zu (%.*s): %s",
+				     id, dl->old_file.path ? dl->old_file.path : dl->new_file.path, k, nh, (int)hl,
+				     h->header, msg);
+			git_patch_free(gp);
+			return TD_EINVAL;
+		}
+		git_patch_free(gp);
+		return td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: '%s': %s", id,
+				    dl->old_file.path ? dl->old_file.path : dl->new_file.path, msg);
+	}
+	return td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: %s", id, msg);
+}
+
+/* Read path (relative, checked) under root into a new buffer; 1 when it is
+ * not there, 0 with *mode set. */
+static int read_under(const char *root, const char *path, char **buf, size_t *len, uint32_t *mode,
+		      td_error_t *err)
+{
+	size_t rl = strlen(root), pl = strlen(path);
+	char *full = malloc(rl + pl + 2);
+	struct stat st;
+	int rc = TD_OK, fd = -1;
+
+	*buf = NULL;
+	*len = 0;
+	if (!full)
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	snprintf(full, rl + pl + 2, "%s/%s", root, path);
+	if (lstat(full, &st)) {
+		rc = errno == ENOENT || errno == ENOTDIR ? 1 : td_error_set(err, TD_EIO, "unable to stat '%s'", full);
+		goto out;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		char target[4096];
+		ssize_t n = readlink(full, target, sizeof(target));
+		if (n < 0 || (size_t)n >= sizeof(target)) {
+			rc = td_error_set(err, TD_EIO, "unable to read link '%s'", full);
+			goto out;
+		}
+		*mode = GIT_FILEMODE_LINK;
+		*len = (size_t)n;
+		if (!(*buf = td_strndup(target, (size_t)n)))
+			rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = 1;
+		goto out;
+	}
+	if ((uint64_t)st.st_size > BASE_FILE_MAX_BYTES) {
+		rc = td_error_set(err, TD_ENOMEM, "'%s' is over %u bytes", full, BASE_FILE_MAX_BYTES);
+		goto out;
+	}
+	*mode = (st.st_mode & 0111) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+	if ((fd = open(full, O_RDONLY | O_NOFOLLOW)) < 0 || !(*buf = malloc((size_t)st.st_size + 1))) {
+		rc = td_error_set(err, fd < 0 ? TD_EIO : TD_ENOMEM, "unable to read '%s'", full);
+		goto out;
+	}
+	while (*len < (size_t)st.st_size) {
+		ssize_t n = read(fd, *buf + *len, (size_t)st.st_size - *len);
+		if (n <= 0) {
+			rc = td_error_set(err, TD_EIO, "unable to read '%s'", full);
+			goto out;
+		}
+		*len += (size_t)n;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc) {
+		free(*buf);
+		*buf = NULL;
+	}
+	free(full);
+	return rc;
+}
+
+typedef struct path_set {
+	char **paths;
+	size_t n, cap;
+} path_set_t;
+
+static int path_set_add(path_set_t *s, const char *path)
+{
+	void *p = s->paths;
+	if (td_grow(&p, &s->cap, s->n + 1, sizeof(*s->paths)))
+		return TD_ENOMEM;
+	s->paths = p;
+	return (s->paths[s->n] = td_strndup(path, strlen(path))) ? (s->n++, TD_OK) : TD_ENOMEM;
+}
+
+static int add_blob_entry(git_repository *repo, git_index *idx, const char *path, const void *buf, size_t len,
+			  uint32_t mode)
+{
+	git_index_entry ie;
+
+	memset(&ie, 0, sizeof(ie));
+	if (git_blob_create_from_buffer(&ie.id, repo, buf, len))
+		return -1;
+	ie.path = path;
+	ie.mode = mode;
+	ie.file_size = (uint32_t)len;
+	return git_index_add(idx, &ie);
+}
+
+typedef struct arch_ctx {
+	char *buf;
+	size_t len, cap;
+} arch_ctx_t;
+
+static int arch_sink(void *ctx, const void *data, size_t len)
+{
+	arch_ctx_t *a = ctx;
+	void *p = a->buf;
+	if (a->len + len > BASE_FILE_MAX_BYTES || td_grow(&p, &a->cap, a->len + len + 1, 1))
+		return 1;
+	a->buf = p;
+	memcpy(a->buf + a->len, data, len);
+	a->len += len;
+	return 0;
+}
+
+static int path_cmp_qsort(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The base files the series touches, from a directory or an archive, as a
+ * tree in the in-memory repository. */
+static int base_tree_from_source(engine_t *e, td_source_t *src, path_set_t *paths, git_oid *out)
+{
+	git_index *idx = NULL;
+	int rc = TD_OK;
+
+	if (git_index_new(&idx)) {
+		rc = td_error_set(e->err, TD_EGIT, "unable to make an index: %s", git_msg());
+		goto out;
+	}
+	if (paths->n)
+		qsort(paths->paths, paths->n, sizeof(*paths->paths), path_cmp_qsort);
+	if (!strcmp(td_source_kind(src), "dir")) {
+		for (size_t i = 0; i < paths->n; i++) {
+			char *buf;
+			size_t len;
+			uint32_t mode;
+			if (i && !strcmp(paths->paths[i], paths->paths[i - 1]))
+				continue;
+			rc = read_under(td_source_root(src), paths->paths[i], &buf, &len, &mode, e->err);
+			if (rc == 1) {
+				rc = TD_OK;
+				continue;
+			}
+			if (rc)
+				goto out;
+			if (add_blob_entry(e->repo, idx, paths->paths[i], buf, len, mode))
+				rc = td_error_set(e->err, TD_EGIT, "unable to store '%s': %s", paths->paths[i],
+						  git_msg());
+			free(buf);
+			if (rc)
+				goto out;
+		}
+	} else {
+		td_file_t f;
+		int more;
+		while ((more = td_source_next(src, &f, e->err)) > 0) {
+			char *key = f.path;
+			int want = f.type == TD_ENTRY_FILE || f.type == TD_ENTRY_SYMLINK;
+			want = want && paths->n &&
+			       bsearch(&key, paths->paths, paths->n, sizeof(*paths->paths), path_cmp_qsort) != NULL;
+			if (want && f.type == TD_ENTRY_SYMLINK) {
+				if (add_blob_entry(e->repo, idx, f.path, f.link_target, f.link_len, GIT_FILEMODE_LINK))
+					rc = td_error_set(e->err, TD_EGIT, "unable to store '%s': %s", f.path, git_msg());
+			} else if (want) {
+				arch_ctx_t a = { NULL, 0, 0 };
+				const char *skip = NULL;
+				rc = td_source_read(src, &f, arch_sink, &a, &skip, e->err);
+				if (!rc && add_blob_entry(e->repo, idx, f.path, a.buf ? a.buf : "", a.len,
+							  (f.mode & 0111) ? GIT_FILEMODE_BLOB_EXECUTABLE
+									  : GIT_FILEMODE_BLOB))
+					rc = td_error_set(e->err, TD_EGIT, "unable to store '%s': %s", f.path, git_msg());
+				free(a.buf);
+			}
+			td_file_release(&f);
+			if (rc)
+				goto out;
+		}
+		if (more < 0) {
+			rc = more;
+			goto out;
+		}
+	}
+	if (git_index_write_tree_to(out, idx, e->repo))
+		rc = td_error_set(e->err, TD_EGIT, "unable to write the base tree: %s", git_msg());
+out:
+	git_index_free(idx);
+	return rc;
+}
+
+/* A repository for the series: the base's own (git) with an in-memory
+ * backend in front for every write, or an in-memory one. *base gets the
+ * base tree. */
+static int series_repo(engine_t *e, td_source_t *src, path_set_t *paths, git_oid *base)
+{
+	git_odb_backend *mem = NULL;
+	git_odb *odb = NULL;
+	int rc = TD_OK;
+
+	if (!strcmp(td_source_kind(src), "git")) {
+		const char *root = td_source_root(src) + 4; /* "git:/abs@hex" */
+		const char *at = strrchr(root, '@');
+		char *path = at ? td_strndup(root, (size_t)(at - root)) : NULL;
+		git_commit *c = NULL;
+		git_oid cid;
+		if (!path)
+			return td_error_set(e->err, TD_ENOMEM, "out of memory");
+		if (git_repository_open_ext(&e->repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) ||
+		    git_oid_fromstr(&cid, at + 1) || git_commit_lookup(&c, e->repo, &cid)) {
+			rc = td_error_set(e->err, TD_EGIT, "unable to open '%s': %s", td_source_root(src), git_msg());
+			free(path);
+			return rc;
+		}
+		free(path);
+		e->owns_repo = 1;
+		git_oid_cpy(base, git_commit_tree_id(c));
+		git_commit_free(c);
+		if (git_repository_odb(&odb, e->repo) || git_mempack_new(&mem) ||
+		    git_odb_add_backend(odb, mem, 1000)) {
+			rc = td_error_set(e->err, TD_EGIT, "unable to add an in-memory backend: %s", git_msg());
+			if (mem && odb)
+				mem->free(mem);
+		}
+		git_odb_free(odb);
+		return rc;
+	}
+	if (git_odb_new(&odb) || git_mempack_new(&mem) || git_odb_add_backend(odb, mem, 1000)) {
+		rc = td_error_set(e->err, TD_EGIT, "unable to make an in-memory repository: %s", git_msg());
+		if (mem)
+			mem->free(mem);
+		git_odb_free(odb);
+		return rc;
+	}
+	if (git_repository_wrap_odb(&e->repo, odb)) {
+		git_odb_free(odb);
+		return td_error_set(e->err, TD_EGIT, "unable to make an in-memory repository: %s", git_msg());
+	}
+	git_odb_free(odb);
+	e->owns_repo = 1;
+	return base_tree_from_source(e, src, paths, base);
+}
+
+/* --- hunk offsets --------------------------------------------------------
+ * libgit2 applies a hunk only at the line its header names; patch(1) and
+ * git apply look for it above and below (an offset, no fuzz), and series
+ * made for an older base rely on that. So before libgit2 sees a patch, each
+ * hunk is found in the file as the earlier hunks left it, searching out
+ * from where its header says, and its "+c" start is rewritten to the line
+ * found. A hunk not found keeps its header, and libgit2 reports it. */
+
+typedef struct span {
+	const char *p;
+	size_t n;       /* without the '\n' */
+} span_t;
+
+typedef struct image {
+	span_t *lines;
+	size_t n, cap;
+} image_t;
+
+static int image_put(image_t *im, size_t at, size_t remove, const span_t *add, size_t nadd)
+{
+	void *p = im->lines;
+
+	if (nadd > remove && td_grow(&p, &im->cap, im->n + nadd - remove, sizeof(*im->lines)))
+		return TD_ENOMEM;
+	im->lines = p;
+	if (im->n > at + remove)
+		memmove(im->lines + at + nadd, im->lines + at + remove, (im->n - at - remove) * sizeof(*im->lines));
+	if (nadd)
+		memcpy(im->lines + at, add, nadd * sizeof(*add));
+	im->n = im->n + nadd - remove;
+	return TD_OK;
+}
+
+static int image_load(image_t *im, const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+
+	im->n = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		span_t l = { p, nl ? (size_t)(nl - p) : (size_t)(end - p) };
+		if (image_put(im, im->n, 0, &l, 1))
+			return TD_ENOMEM;
+		p = nl ? nl + 1 : end;
+	}
+	return TD_OK;
+}
+
+static int match_at(const image_t *im, size_t pos, const span_t *pre, size_t npre)
+{
+	if (pos + npre > im->n)
+		return 0;
+	for (size_t i = 0; i < npre; i++)
+		if (im->lines[pos + i].n != pre[i].n || memcmp(im->lines[pos + i].p, pre[i].p, pre[i].n))
+			return 0;
+	return 1;
+}
+
+/* Where pre[] is in im, nearest to want; SIZE_MAX when nowhere. */
+static size_t find_hunk(const image_t *im, size_t want, const span_t *pre, size_t npre)
+{
+	if (want > im->n)
+		want = im->n;
+	for (size_t off = 0; off <= im->n; off++) {
+		if (off <= want && match_at(im, want - off, pre, npre))
+			return want - off;
+		if (off && want + off <= im->n && match_at(im, want + off, pre, npre))
+			return want + off;
+	}
+	return SIZE_MAX;
+}
+
+typedef struct fixbuf {
+	char *p;
+	size_t len, cap;
+} fixbuf_t;
+
+static int fb_put(fixbuf_t *b, const char *s, size_t n)
+{
+	void *p = b->p;
+	if (td_grow(&p, &b->cap, b->len + n + 1, 1))
+		return TD_ENOMEM;
+	b->p = p;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return TD_OK;
+}
+
+static int next_text_line(const char *text, size_t len, size_t *pos, span_t *l)
+{
+	const char *nl;
+
+	if (*pos >= len)
+		return 0;
+	l->p = text + *pos;
+	nl = memchr(l->p, '\n', len - *pos);
+	l->n = nl ? (size_t)(nl - l->p) : len - *pos;
+	*pos += l->n + (nl != NULL);
+	return 1;
+}
+
+/* text, a normalized diff, with each hunk's new start set to where it
+ * applies in tree. *out NULL: nothing to change. */
+static int fix_offsets(engine_t *e, git_tree *tree, const char *text, size_t len, char **out, size_t *out_len)
+{
+	fixbuf_t o = { NULL, 0, 0 };
+	image_t im = { NULL, 0, 0 };
+	span_t *pre = NULL, *post = NULL;
+	size_t pos = 0, pre_cap = 0, post_cap = 0;
+	git_blob *blob = NULL;
+	int have = 0, changed = 0, rc = TD_OK;
+	long long delta = 0, shift = 0;
+	span_t l;
+
+	*out = NULL;
+	*out_len = 0;
+	while (next_text_line(text, len, &pos, &l)) {
+		unsigned long a, b, c, d;
+		char *end;
+		size_t npre = 0, npost = 0, want, at;
+		const char *tail;
+		if (l.n > 6 && !memcmp(l.p, "--- a/", 6) && l.p[6] != '"') {
+			git_tree_entry *te = NULL;
+			char *path = td_strndup(l.p + 6, l.n - 6);
+			git_blob_free(blob);
+			blob = NULL;
+			have = 0;
+			delta = shift = 0;
+			if (!path) {
+				rc = TD_ENOMEM;
+				goto out;
+			}
+			if (!git_tree_entry_bypath(&te, tree, path) && git_tree_entry_type(te) == GIT_OBJECT_BLOB &&
+			    !git_blob_lookup(&blob, e->repo, git_tree_entry_id(te))) {
+				if ((rc = image_load(&im, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob))))
+					goto out;
+				have = 1;
+			}
+			git_tree_entry_free(te);
+			free(path);
+		} else if (l.n > 7 && !memcmp(l.p, "--- ", 4)) {
+			have = 0;
+		}
+		if (!have || l.n < 4 || memcmp(l.p, "@@ -", 4)) {
+			if (fb_put(&o, l.p, l.n) || fb_put(&o, "\n", 1)) {
+				rc = TD_ENOMEM;
+				goto out;
+			}
+			continue;
+		}
+		/* "@@ -a[,b] +c[,d] @@tail" */
+		a = strtoul(l.p + 4, &end, 10);
+		b = *end == ',' ? strtoul(end + 1, &end, 10) : 1;
+		if (strncmp(end, " +", 2)) {
+			have = 0;
+			if (fb_put(&o, l.p, l.n) || fb_put(&o, "\n", 1))
+				rc = TD_ENOMEM;
+			if (rc)
+				goto out;
+			continue;
+		}
+		c = strtoul(end + 2, &end, 10);
+		d = *end == ',' ? strtoul(end + 1, &end, 10) : 1;
+		tail = end;
+		(void)c;
+		/* the hunk's lines, by its counts */
+		{
+			size_t save = pos;
+			unsigned long ob = b, nd = d;
+			span_t hl;
+			while ((ob || nd) && next_text_line(text, len, &pos, &hl)) {
+				void *p;
+				char k = hl.n ? hl.p[0] : ' ';
+				span_t body = { hl.n ? hl.p + 1 : hl.p, hl.n ? hl.n - 1 : 0 };
+				if (k == '\\')
+					continue;
+				if (k == ' ' || k == '-') {
+					p = pre;
+					if (td_grow(&p, &pre_cap, npre + 1, sizeof(*pre))) {
+						rc = TD_ENOMEM;
+						goto out;
+					}
+					pre = p;
+					pre[npre++] = body;
+					ob -= ob > 0;
+				}
+				if (k == ' ' || k == '+') {
+					p = post;
+					if (td_grow(&p, &post_cap, npost + 1, sizeof(*post))) {
+						rc = TD_ENOMEM;
+						goto out;
+					}
+					post = p;
+					post[npost++] = body;
+					nd -= nd > 0;
+				}
+			}
+			pos = save;
+		}
+		want = (size_t)((long long)(b ? a - 1 : a) + delta + shift < 0 ? 0
+								      : (long long)(b ? a - 1 : a) + delta + shift);
+		at = npre ? find_hunk(&im, want, pre, npre) : (want > im.n ? im.n : want);
+		if (at == SIZE_MAX) {
+			have = 0; /* libgit2 says where it fails */
+			if (fb_put(&o, l.p, l.n) || fb_put(&o, "\n", 1)) {
+				rc = TD_ENOMEM;
+				goto out;
+			}
+			continue;
+		}
+		shift += (long long)at - (long long)want;
+		delta += (long long)npost - (long long)npre;
+		if ((rc = image_put(&im, at, npre, post, npost)))
+			goto out;
+		{
+			char head[128];
+			int hn = snprintf(head, sizeof(head), "@@ -%lu,%lu +%zu,%lu", a, b, at + 1, d);
+			changed |= at + 1 != c;
+			if (hn < 0 || (size_t)hn >= sizeof(head) || fb_put(&o, head, (size_t)hn) ||
+			    fb_put(&o, tail, (size_t)(l.p + l.n - tail)) || fb_put(&o, "\n", 1)) {
+				rc = TD_ENOMEM;
+				goto out;
+			}
+		}
+	}
+	if (changed) {
+		*out = o.p;
+		*out_len = o.len;
+		o.p = NULL;
+	}
+out:
+	git_blob_free(blob);
+	free(o.p);
+	free(im.lines);
+	free(pre);
+	free(post);
+	return rc;
+}
+
+/* Apply the series onto the base: trees[2i], trees[2i+1] = before, after. */
+static int replay_series(engine_t *e, td_patch_list_t *l, git_oid *trees)
+{
+	git_diff **diffs = calloc(l->count ? l->count : 1, sizeof(*diffs));
+	path_set_t paths = { NULL, 0, 0 };
+	td_source_t *src = NULL;
+	git_oid cur;
+	int rc = TD_OK;
+
+	if (!diffs)
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	for (size_t i = 0; i < l->count; i++) {
+		if (!l->diff_lens[i])
+			continue;
+		if (git_diff_from_buffer(&diffs[i], l->diffs[i], l->diff_lens[i])) {
+			rc = td_error_set(e->err, TD_EINVAL, "patch '%s': %s", l->patches[i].id, git_msg());
+			goto out;
+		}
+		for (size_t d = 0; d < git_diff_num_deltas(diffs[i]); d++) {
+			const git_diff_delta *dl = git_diff_get_delta(diffs[i], d);
+			const char *ps[2] = { dl->old_file.path, dl->new_file.path };
+			for (int k = 0; k < 2; k++) {
+				if (!ps[k])
+					continue;
+				if (!td_patch_path_ok(ps[k], strlen(ps[k]))) {
+					rc = td_error_set(e->err, TD_EINVAL, "patch '%s': unsafe path '%s'",
+							  l->patches[i].id, ps[k]);
+					goto out;
+				}
+				if (path_set_add(&paths, ps[k])) {
+					rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
+					goto out;
+				}
+			}
+		}
+	}
+	if (!e->opts->base_spec) {
+		rc = td_error_set(e->err, TD_EINVAL, "a patch series needs the base tree it applies to");
+		goto out;
+	}
+	if (td_spec_is_db(e->opts->base_spec)) {
+		rc = td_error_set(e->err, TD_EUNSUPPORTED,
+				  "a patch series applies to the upstream tree's files: give upstream as a directory, "
+				  "git:REPO@REV or an archive, not a database ('%s')", e->opts->base_spec);
+		goto out;
+	}
+	if ((rc = td_source_open(&src, e->opts->base_spec, e->opts->source, e->err)))
+		goto out;
+	if ((rc = series_repo(e, src, &paths, &cur)))
+		goto out;
+	for (size_t i = 0; i < l->count; i++) {
+		git_tree *tree = NULL;
+		git_index *idx = NULL;
+		git_oid next = cur;
+		if (diffs[i]) {
+			if (git_tree_lookup(&tree, e->repo, &cur)) {
+				rc = td_error_set(e->err, TD_EGIT, "unable to read a tree: %s", git_msg());
+				goto out;
+			}
+			{
+				char *fixed = NULL;
+				size_t fixed_len = 0;
+				git_diff *fd = NULL;
+				if ((rc = fix_offsets(e, tree, l->diffs[i], l->diff_lens[i], &fixed, &fixed_len))) {
+					git_tree_free(tree);
+					rc = td_error_set(e->err, rc, "out of memory");
+					goto out;
+				}
+				/* The diff may point into its text: the list keeps the text. */
+				if (fixed && !git_diff_from_buffer(&fd, fixed, fixed_len)) {
+					git_diff_free(diffs[i]);
+					diffs[i] = fd;
+					free(l->diffs[i]);
+					l->diffs[i] = fixed;
+					l->diff_lens[i] = fixed_len;
+				} else {
+					free(fixed);
+				}
+			}
+			if (git_apply_to_tree(&idx, e->repo, tree, diffs[i], NULL)) {
+				char why[256];
+				snprintf(why, sizeof(why), "%s", git_msg());
+				rc = apply_error(e, l->patches[i].id, tree, diffs[i], why);
+				git_tree_free(tree);
+				goto out;
+			}
+			if (git_index_write_tree_to(&next, idx, e->repo))
+				rc = td_error_set(e->err, TD_EGIT, "patch '%s': unable to write its tree: %s",
+						  l->patches[i].id, git_msg());
+			git_index_free(idx);
+			git_tree_free(tree);
+			if (rc)
+				goto out;
+		}
+		trees[2 * i] = cur;
+		trees[2 * i + 1] = next;
+		cur = next;
+	}
+out:
+	for (size_t i = 0; i < l->count; i++)
+		git_diff_free(diffs[i]);
+	free(diffs);
+	for (size_t i = 0; i < paths.n; i++)
+		free(paths.paths[i]);
+	free(paths.paths);
+	td_source_free(src);
+	return rc;
+}
+
+/* A git range: each commit against its first parent. */
+static int commit_trees(engine_t *e, td_patch_list_t *l, git_oid *trees, int *has_before)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		git_commit *c, *parent = NULL;
+		if (git_commit_lookup(&c, e->repo, &l->commits[i]))
+			return td_error_set(e->err, TD_EGIT, "unable to read commit '%s': %s", l->patches[i].id,
+					    git_msg());
+		has_before[i] = git_commit_parentcount(c) > 0;
+		if (has_before[i] && git_commit_parent(&parent, c, 0)) {
+			git_commit_free(c);
+			return td_error_set(e->err, TD_EGIT, "unable to read the parent of '%s': %s",
+					    l->patches[i].id, git_msg());
+		}
+		if (parent)
+			git_oid_cpy(&trees[2 * i], git_commit_tree_id(parent));
+		git_oid_cpy(&trees[2 * i + 1], git_commit_tree_id(c));
+		git_commit_free(parent);
+		git_commit_free(c);
+	}
+	return TD_OK;
+}
+
+/* --- the target ---------------------------------------------------------- */
+
+/* The target's content of f, when it can be read: 0 with *buf (caller
+ * frees), 1 when it cannot. */
+static int target_content(engine_t *e, const td_file_t *f, char **buf, size_t *len)
+{
+	td_error_t ignored;
+	uint32_t mode;
+
+	*buf = NULL;
+	*len = 0;
+	if (!e->target_tried) {
+		e->target_tried = 1;
+		if (e->opts->target_spec &&
+		    td_source_open(&e->target_src, e->opts->target_spec, e->opts->source, &ignored))
+			e->target_src = NULL;
+	}
+	if (!e->target_src)
+		return 1;
+	if (!strcmp(td_source_kind(e->target_src), "dir"))
+		return read_under(td_source_root(e->target_src), f->path, buf, len, &mode, &ignored) ? 1 : 0;
+	if (!strcmp(td_source_kind(e->target_src), "git") && f->has_gitoid) {
+		arch_ctx_t a = { NULL, 0, 0 };
+		const char *skip = NULL;
+		if (td_source_read(e->target_src, f, arch_sink, &a, &skip, &ignored)) {
+			free(a.buf);
+			return 1;
+		}
+		*buf = a.buf;
+		*len = a.len;
+		return 0;
+	}
+	return 1;
+}
+
+/* Does the series give the target's content of t? 1, 0, or -1 unknown. */
+static int same_as_target(engine_t *e, const track_t *t, const td_file_t *f, int *rc)
+{
+	const td_digest_t *d;
+
+	*rc = TD_OK;
+	if (!f || !t->present)
+		return !f && !t->present;
+	if (f->type == TD_ENTRY_SYMLINK || f->type == TD_ENTRY_GITLINK)
+		return -1;
+	if (f->type != TD_ENTRY_FILE || !is_file_mode(t->mode))
+		return f->type == TD_ENTRY_FILE ? 0 : -1;
+	if (f->has_gitoid)
+		return !memcmp(f->gitoid, t->blob.id, TD_GITOID_BYTES);
+	if (!f->has_digest)
+		return -1;
+	if ((*rc = blob_digest(e, &t->blob, &d)))
+		return -1;
+	return !memcmp(d->sha256, f->digest.sha256, TD_SHA256_BYTES);
+}
+
+static td_patch_file_t *patch_file(td_patch_t *p, const char *path)
+{
+	td_patch_file_t key;
+	key.path = (char *)path;
+	if (!p->nfiles)
+		return NULL;
+	return bsearch(&key, p->files, p->nfiles, sizeof(*p->files), file_cmp);
+}
+
+/* Count the surviving lines of each track against the target. */
+static int survive(engine_t *e)
+{
+	for (size_t i = 0; i < e->ntracks; i++) {
+		track_t *t = &e->tracks[i];
+		const td_file_t *f = td_tree_find(e->result->target, t->path, strlen(t->path));
+		int rc;
+		t->equal = same_as_target(e, t, f, &rc);
+		if (rc)
+			return rc;
+		if (!t->present || !t->lines_ok || !f || f->type != TD_ENTRY_FILE)
+			continue;
+		if (t->equal == 0) {
+			/* Carry the lines once more, from the series' content to the target's. */
+			char *buf;
+			size_t len;
+			git_blob *b = NULL;
+			git_patch *gp = NULL;
+			git_diff_options o;
+			git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+			o.context_lines = 0;
+			o.interhunk_lines = 0;
+			if (target_content(e, f, &buf, &len))
+				continue;
+			if (git_blob_lookup(&b, e->repo, &t->blob) ||
+			    git_patch_from_blob_and_buffer(&gp, b, NULL, buf, len, NULL, &o)) {
+				git_blob_free(b);
+				free(buf);
+				return td_error_set(e->err, TD_EGIT, "unable to diff '%s' with the target: %s", t->path,
+						    git_msg());
+			}
+			rc = carry_lines(e, t, gp, 0);
+			git_patch_free(gp);
+			git_blob_free(b);
+			free(buf);
+			if (rc == TD_ENOMEM)
+				return td_error_set(e->err, rc, "out of memory");
+			if (rc)
+				continue;
+		}
+		for (size_t k = 0; k < t->n;) {
+			uint32_t o = t->orig[k];
+			size_t run = 1;
+			while (k + run < t->n && t->orig[k + run] == o)
+				run++;
+			if (o) {
+				td_patch_file_t *pf = patch_file(&e->set->patches[o - 1], t->path);
+				if (pf)
+					pf->lines_surviving += run;
+			}
+			k += run;
+		}
+	}
+	return TD_OK;
+}
+
+static int attribute(engine_t *e)
+{
+	const td_result_t *r = e->result;
+	td_patch_set_t *s = e->set;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->count; i++) {
+		td_status_t st = r->changes[i].status;
+		n += st == TD_STATUS_MODIFIED || st == TD_STATUS_ADDED || st == TD_STATUS_REMOVED;
+	}
+	if (n && !(s->files = calloc(n, sizeof(*s->files))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	for (size_t i = 0; i < r->count; i++) {
+		const td_change_t *c = &r->changes[i];
+		const td_file_t *f = c->target ? c->target : c->upstream;
+		td_patch_file_ref_t *ref;
+		const track_t *t;
+		if (c->status != TD_STATUS_MODIFIED && c->status != TD_STATUS_ADDED && c->status != TD_STATUS_REMOVED)
+			continue;
+		ref = &s->files[s->nfiles++];
+		ref->change = i;
+		ref->reproduced = -1;
+		t = track_find(e, f->path, f->path_len);
+		if (!t || memchr(f->path, '\0', f->path_len)) {
+			s->unexplained++;
+			continue;
+		}
+		if (!(ref->patches = td_malloc_array(t->npatches, sizeof(*ref->patches))))
+			return td_error_set(e->err, TD_ENOMEM, "out of memory");
+		if (t->npatches)
+			memcpy(ref->patches, t->patches, t->npatches * sizeof(*ref->patches));
+		ref->npatches = t->npatches;
+		ref->reproduced = t->equal;
+		s->not_reproduced += t->equal == 0;
+	}
+	return TD_OK;
+}
+
+/* --- public -------------------------------------------------------------- */
+
+void td_patch_opts_init(td_patch_opts_t *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->added_distance = TD_DEFAULT_ADDED_DISTANCE;
+}
+
+void td_patch_set_free(td_patch_set_t *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->count; i++)
+		td_patch_release(&s->patches[i]);
+	free(s->patches);
+	for (size_t i = 0; i < s->nfiles; i++)
+		free(s->files[i].patches);
+	free(s->files);
+	free(s->source);
+	free(s);
+}
+
+static void engine_release(engine_t *e)
+{
+	for (size_t i = 0; i < e->ntracks; i++) {
+		free(e->tracks[i].path);
+		free(e->tracks[i].orig);
+		free(e->tracks[i].patches);
+	}
+	free(e->tracks);
+	free(e->tmap);
+	for (size_t i = 0; i < e->dmap_cap; i++)
+		if (e->dmap[i].used)
+			td_digest_release(&e->dmap[i].d);
+	free(e->dmap);
+	free(e->scratch);
+	td_digester_free(e->dg);
+	td_source_free(e->target_src);
+	if (e->owns_repo)
+		git_repository_free(e->repo);
+}
+
+int td_patch_analyze(td_patch_set_t **out, const char *source, const td_result_t *result,
+		     const td_patch_opts_t *opts, td_error_t *err)
+{
+	td_patch_list_t list;
+	td_patch_opts_t defaults;
+	engine_t e;
+	git_oid *trees = NULL;
+	int *has_before = NULL;
+	int rc;
+
+	*out = NULL;
+	memset(&list, 0, sizeof(list));
+	memset(&e, 0, sizeof(e));
+	if (!opts) {
+		td_patch_opts_init(&defaults);
+		opts = &defaults;
+	}
+	if (!result || !source)
+		return td_error_set(err, TD_EINVAL, "td_patch_analyze needs a source and a result");
+	git_libgit2_init();
+	e.result = result;
+	e.opts = opts;
+	e.err = err;
+	if ((rc = td_patch_list_read(&list, source, err)))
+		goto out;
+	if (!(e.set = calloc(1, sizeof(*e.set))) || !(e.set->source = td_strndup(source, strlen(source))) ||
+	    !(trees = td_malloc_array(list.count ? 2 * list.count : 1, sizeof(*trees))) ||
+	    !(has_before = calloc(list.count ? list.count : 1, sizeof(*has_before))) || td_digester_new(&e.dg)) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
+	e.set->kind = list.kind;
+	if (list.repo) {
+		e.repo = list.repo;
+		rc = commit_trees(&e, &list, trees, has_before);
+	} else {
+		rc = replay_series(&e, &list, trees);
+		for (size_t i = 0; i < list.count; i++)
+			has_before[i] = 1;
+	}
+	if (rc)
+		goto out;
+	/* The set takes the patches over from the list. */
+	e.set->patches = list.patches;
+	e.set->count = list.count;
+	list.patches = NULL;
+	for (size_t i = 0; i < e.set->count; i++)
+		if ((rc = run_patch(&e, i, has_before[i] ? &trees[2 * i] : NULL, &trees[2 * i + 1])))
+			goto out;
+	if ((rc = survive(&e)))
+		goto out;
+	for (size_t i = 0; i < e.set->count; i++) {
+		td_patch_t *p = &e.set->patches[i];
+		if (patch_totals(&e, p)) {
+			rc = td_error_set(err, TD_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (size_t k = 0; k < p->nfiles; k++)
+			p->lines_surviving += p->files[k].lines_surviving;
+	}
+	if ((rc = attribute(&e)))
+		goto out;
+	*out = e.set;
+	e.set = NULL;
+out:
+	free(trees);
+	free(has_before);
+	td_patch_set_free(e.set);
+	engine_release(&e);
+	td_patch_list_release(&list);
+	git_libgit2_shutdown();
+	return rc;
+}

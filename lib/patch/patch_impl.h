@@ -1,0 +1,56 @@
+/* The patch stage's internals: patches as read from their source, before
+ * they are replayed, and the text parsers (pure) that read them. */
+#ifndef TD_PATCH_IMPL_H
+#define TD_PATCH_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <git2.h>
+
+#include "internal.h"
+#include "treedrift/patch.h"
+
+/* The patches of a source, in order. For a git range, commits[] holds each
+ * patch's commit and repo the open repository; for files, diffs[] holds
+ * each patch's diff as git-style text (td_patch_normalize). */
+typedef struct td_patch_list {
+	const char *kind;        /* "git", "series", "dir", "mbox" */
+	td_patch_t *patches;     /* id, subject, author, date, message, origin filled */
+	char **diffs;            /* files: owned texts, diff_lens[] bytes each */
+	size_t *diff_lens;
+	git_oid *commits;        /* git: one per patch */
+	git_repository *repo;    /* git: owned */
+	size_t count, cap;
+} td_patch_list_t;
+
+/* Read source into list (zeroed by the caller); release with
+ * td_patch_list_release, after a failure too. libgit2 must be initialized
+ * (git_libgit2_init) while the list lives. */
+int td_patch_list_read(td_patch_list_t *list, const char *source, td_error_t *err);
+void td_patch_list_release(td_patch_list_t *list);
+
+/* Release the strings and arrays of one patch (not p itself). */
+void td_patch_release(td_patch_t *p);
+
+/* Parse one patch's text[0..len): the mail or DEP-3 headers before the
+ * diff into p's subject, author, date, message and origin (p->id is the
+ * caller's), and the diff into *diff, git-style, with paths stripped of
+ * strip leading parts (patch -pN). id names the patch in errors. A text
+ * with no diff at all is an empty *diff (len 0), not an error. */
+int td_patch_parse_text(td_patch_t *p, char **diff, size_t *diff_len, const char *text, size_t len,
+			unsigned strip, const char *id, td_error_t *err);
+
+/* The diff part of text[0..len) as git-style text that libgit2 parses:
+ * "diff --git" sections pass through (strip must then be 1); traditional
+ * "--- / +++" sections get a git header, their paths stripped of strip
+ * leading parts; hunks are copied by their line counts, so whatever
+ * follows them (mail signatures, stray text) is left out. Paths that are
+ * absolute or climb with ".." are TD_EINVAL. Caller frees *out. */
+int td_patch_normalize(char **out, size_t *out_len, const char *text, size_t len, unsigned strip, const char *id,
+		       td_error_t *err);
+
+/* 1 when path[0..len) is relative, without empty, "." or ".." parts. */
+int td_patch_path_ok(const char *path, size_t len);
+
+#endif

@@ -1,0 +1,49 @@
+# compare --patches: a git range, the same patches as files on a directory,
+# JSON checked against the schema, and a patch that does not apply.
+export GIT_CONFIG_NOSYSTEM=1 HOME=$PWD GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org \
+	GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org \
+	GIT_AUTHOR_DATE='2024-01-02T03:04:05Z' GIT_COMMITTER_DATE='2024-01-02T03:04:05Z'
+g() { git -c init.defaultBranch=main -c commit.gpgsign=false "$@"; }
+g init -q r
+cd r
+awk 'BEGIN { for (i = 1; i <= 80; i++) printf "static int v%d = %d; /* line %d of the driver */\n", i, i * 3, i }' > drv.c
+mkdir doc && printf 'readme\n' > doc/README && printf 'x\n' > gone.txt
+g add -A && g commit -qm base && g tag base && g checkout -qb vendor
+sed -i '20a static int vendor_knob = 1;\nstatic int vendor_knob2 = 2;' drv.c
+g commit -qam 'UPSTREAM: drv: a knob' -m '(cherry picked from commit 0123456789abcdef0123456789abcdef01234567)'
+printf 'vendor notes\n' >> doc/README && g commit -qam 'doc: vendor notes' -m 'Forwarded: not-needed'
+g rm -q gone.txt && g commit -qm 'ANDROID: drop gone.txt'
+mkdir ../base ../target && g archive base | tar -x -C ../base && g archive vendor | tar -x -C ../target
+g format-patch -q -o ../fp base..vendor
+cd ..
+printf 'not from a patch\n' > target/extra.txt
+s=0; "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor || s=$?
+echo "git range exit $s"
+s=0; "$TD" compare base target --patches fp || s=$?
+echo "series exit $s"
+"$TD" compare base target --patches fp --format json > out.json || true
+python3 - "$SRC/doc/treedrift-compare.schema.json" <<'PY'
+import json, sys
+doc = json.load(open("out.json"))
+try:
+    import jsonschema
+    jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc)
+except ImportError:
+    pass
+print("schema ok")
+print(doc["patch_source"])
+for p in doc["patches"]:
+    print(p["id"], p["origin"]["status"], p["lines_added"], p["lines_removed"], p["lines_surviving"],
+          [f["path"] for f in p["files"]])
+for f in doc["files"]:
+    print(f["path"], f["status"], f.get("patches"), f.get("patches_reproduce"))
+PY
+"$TD" compare base target --patches fp --format markdown | sed -n '/^## Patches/,$p' || true
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --format cyclonedx > out.cdx.json || true
+python3 "$SRC/tests/e2e/cyclonedx_validate.py" "$SRC/doc/schema/cyclonedx" out.cdx.json && echo "cyclonedx valid"
+python3 -c 'import json; print(json.load(open("out.cdx.json"))["metadata"]["component"]["pedigree"]["patches"])'
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --format html | grep -c '<h2 id="patches">' || true
+printf 'Subject: broken\n\n--- a/drv.c\n+++ b/drv.c\n@@ -5,2 +5,2 @@\n-not there\n+x\n context\n' > fp/0004-broken.patch
+s=0; "$TD" compare base target --patches fp > /dev/null 2> err || s=$?
+echo "broken exit $s"
+cat err
