@@ -56,6 +56,41 @@ static void lock_note_pid(int fd)
 		return;
 }
 
+/* Open the lock file into *out, never through a symlink: create it
+ * (O_EXCL: a name that exists, even as a dangling link, is not created
+ * through), or open the one a killed writer left, which must be a plain
+ * file with no other name, as treedrift makes it. 1 when the name vanished
+ * meanwhile (try again). */
+static int lock_open(int *out, const td_db_files_t *w, td_error_t *err)
+{
+	struct stat st;
+	int fd = open(w->lock_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0666);
+
+	*out = -1;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(w->lock_path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		if (errno == ELOOP)
+			return td_error_set(err, TD_EINVAL,
+					    "unable to lock '%s': '%s' is a symbolic link, not a lock file"
+					    " (treedrift does not follow it; remove it if no treedrift is writing)",
+					    w->path, w->lock_path);
+		return td_error_set(err, TD_EIO, "unable to create lock '%s': %s", w->lock_path,
+				    strerror(errno));
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		close(fd);
+		return td_error_set(err, TD_EINVAL,
+				    "unable to lock '%s': '%s' is not a lock file treedrift made (not a plain"
+				    " file with one name; remove it if no treedrift is writing)",
+				    w->path, w->lock_path);
+	}
+	*out = fd;
+	return TD_OK;
+}
+
 /* flock the lock file. The holder before us unlinks it while still holding
  * the lock, so a lock taken on a file no longer at lock_path is stale:
  * open it again. */
@@ -63,11 +98,12 @@ static int lock_acquire(td_db_files_t *w, td_error_t *err)
 {
 	for (int tries = 0; tries < 100; tries++) {
 		struct stat held, named;
-		int fd = open(w->lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+		int fd, rc = lock_open(&fd, w, err);
 
-		if (fd < 0)
-			return td_error_set(err, TD_EIO, "unable to create lock '%s': %s", w->lock_path,
-					    strerror(errno));
+		if (rc > 0)
+			continue;
+		if (rc)
+			return rc;
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
 			int e = errno;
 			long holder = e == EWOULDBLOCK ? lock_holder_pid(fd) : 0;
@@ -82,7 +118,7 @@ static int lock_acquire(td_db_files_t *w, td_error_t *err)
 			return td_error_set(err, TD_ELOCKED, "'%s' is being written by another treedrift",
 					    w->path);
 		}
-		if (fstat(fd, &held) || stat(w->lock_path, &named) || held.st_ino != named.st_ino ||
+		if (fstat(fd, &held) || lstat(w->lock_path, &named) || held.st_ino != named.st_ino ||
 		    held.st_dev != named.st_dev) {
 			close(fd);
 			continue;
@@ -169,7 +205,7 @@ static int temp_create(td_db_files_t *w, td_error_t *err)
 		uint64_t r = x;
 		for (int i = 0; i < 6; i++, r /= 62)
 			w->tmp_path[len + 5 + i] = letters[r % 62];
-		w->tmp_fd = open(w->tmp_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
+		w->tmp_fd = open(w->tmp_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0666);
 		if (w->tmp_fd >= 0)
 			return TD_OK;
 		if (errno != EEXIST)

@@ -229,9 +229,11 @@ int td_db_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td
 		goto out;
 	}
 	sqlite3_extended_result_codes(w->db, 1);
-	rc = src ? copy_existing(w, src, err) : TD_OK;
-	if (!rc)
-		rc = writer_configure(w, err);
+	/* Configured before the copy, so that no rollback journal file is
+	 * ever made beside the temporary one. */
+	rc = writer_configure(w, err);
+	if (!rc && src)
+		rc = copy_existing(w, src, err);
 	if (!rc && !src)
 		rc = schema_create(w, err);
 	if (!rc)
