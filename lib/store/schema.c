@@ -160,8 +160,77 @@ static int query_int(sqlite3 *db, const char *sql, sqlite3_int64 *out)
 	return rc;
 }
 
+/* Copy at most size - 1 bytes of s into buf, each byte that is not
+ * printable ASCII as '?': names from a database go into messages. */
+static const char *printable(char *buf, size_t size, const unsigned char *s, int len)
+{
+	size_t n = 0;
+
+	for (int i = 0; s && i < len && n + 1 < size; i++)
+		buf[n++] = s[i] >= 0x20 && s[i] < 0x7f ? (char)s[i] : '?';
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Every object in the schema of db is one treedrift makes, with the SQL
+ * text it makes it with: a trigger, a view, an index of someone else's or
+ * a table with a column added (a generated column) would run SQL from the
+ * file inside treedrift. The reference is schema 1 made afresh in memory. */
+static int objects_are_ours(sqlite3 *db, const char *path, td_error_t *err)
+{
+	sqlite3 *ref = NULL;
+	sqlite3_stmt *theirs = NULL, *ours = NULL;
+	int rc = sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(ref, td_db_schema_sql, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(ref, td_db_index_sql, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(ref, "SELECT 1 FROM sqlite_schema WHERE type = ?1 AND name = ?2"
+					" AND tbl_name = ?3 AND sql IS ?4", -1, &ours, NULL);
+	if (rc != SQLITE_OK) {
+		rc = td_sql_error(err, ref, rc, "check the schema of", path);
+		goto out;
+	}
+	rc = sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema", -1, &theirs, NULL);
+	if (rc != SQLITE_OK) {
+		rc = td_sql_error(err, db, rc, "read", path);
+		goto out;
+	}
+	while ((rc = sqlite3_step(theirs)) == SQLITE_ROW) {
+		char type[16], name[80];
+		int found = SQLITE_OK;
+
+		for (int i = 0; i < 4 && found == SQLITE_OK; i++)
+			found = sqlite3_bind_value(ours, i + 1, sqlite3_column_value(theirs, i));
+		if (found == SQLITE_OK)
+			found = sqlite3_step(ours);
+		sqlite3_reset(ours);
+		if (found == SQLITE_ROW)
+			continue;
+		if (found != SQLITE_DONE) {
+			rc = td_sql_error(err, ref, found, "check the schema of", path);
+			goto out;
+		}
+		printable(type, sizeof(type), sqlite3_column_text(theirs, 0), sqlite3_column_bytes(theirs, 0));
+		printable(name, sizeof(name), sqlite3_column_text(theirs, 1), sqlite3_column_bytes(theirs, 1));
+		rc = td_error_set(err, TD_EFORMAT,
+				  "'%s' holds a %s '%s' that treedrift did not make; treedrift runs no SQL"
+				  " from a database", path, type, name);
+		goto out;
+	}
+	rc = rc == SQLITE_DONE ? TD_OK : td_sql_error(err, db, rc, "read", path);
+out:
+	sqlite3_finalize(theirs);
+	sqlite3_finalize(ours);
+	sqlite3_close(ref);
+	return rc;
+}
+
 /* Is db a treedrift database this build can read? TD_EFORMAT when it is
- * some other SQLite file, TD_ENEWER when a newer schema wrote it. */
+ * some other SQLite file, or holds objects treedrift does not make;
+ * TD_ENEWER when a newer schema wrote it. */
 static int validate_schema(sqlite3 *db, const char *path, td_error_t *err)
 {
 	sqlite3_int64 app_id = 0, user_version = 0, tables = 0;
@@ -186,7 +255,15 @@ static int validate_schema(sqlite3 *db, const char *path, td_error_t *err)
 	if (tables != SCHEMA_TABLE_COUNT)
 		return td_error_set(err, TD_EFORMAT, "'%s' is not a treedrift database: tables are missing",
 				    path);
-	return TD_OK;
+	return objects_are_ours(db, path, err);
+}
+
+void td_db_harden(sqlite3 *db)
+{
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)NULL);
 }
 
 int td_db_open_existing(sqlite3 **out, const char *path, int schema_ok_newer, td_error_t *err)
@@ -206,6 +283,7 @@ int td_db_open_existing(sqlite3 **out, const char *path, int schema_ok_newer, td
 		sqlite3_close(db);
 		return rc;
 	}
+	td_db_harden(db);
 	sqlite3_busy_timeout(db, TD_DB_BUSY_TIMEOUT_MS);
 	rc = validate_schema(db, path, err);
 	if (rc && !(schema_ok_newer && rc == TD_ENEWER)) {

@@ -33,6 +33,11 @@ int td_sql_code(int rc);
 /* Set err to "unable to WHAT 'PATH': SQLite's message"; returns the code. */
 int td_sql_error(td_error_t *err, sqlite3 *db, int rc, const char *what, const char *path);
 
+/* A database is input: run none of its SQL. Its schema is not trusted (no
+ * function a schema names runs unless harmless), defensive mode is on, and
+ * triggers and views are off. Every connection gets this first. */
+void td_db_harden(sqlite3 *db);
+
 /* Open an existing database read-only; never creates a file. With
  * schema_ok_newer, a newer schema passes (to be replaced, not read). */
 int td_db_open_existing(sqlite3 **out, const char *path, int schema_ok_newer, td_error_t *err);

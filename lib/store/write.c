@@ -228,6 +228,7 @@ int td_db_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td
 		rc = td_sql_error(err, w->db, rc, "open", w->f.tmp_path);
 		goto out;
 	}
+	td_db_harden(w->db);
 	sqlite3_extended_result_codes(w->db, 1);
 	/* Configured before the copy, so that no rollback journal file is
 	 * ever made beside the temporary one. */

@@ -17,11 +17,11 @@ check_eq "scan with a symlink as its lock" "$s" 2
 check_eq "the symlink's target" "$(cat "$TMP/victim")" precious
 grep -q "db.lock' is a symbolic link, not a lock file" "$TMP/err" && ok || fail "lock symlink: $(cat "$TMP/err")"
 [ -e "$TMP/db" ] && fail "a database was written past a symlinked lock" || ok
-rm "$TMP/victim"
+rm -f "$TMP/victim"
 s=0; "$TD" scan -q "$TMP/t" -o "$TMP/db" 2>"$TMP/err" || s=$?
 check_eq "scan with a dangling symlink as its lock" "$s" 2
 [ -e "$TMP/victim" ] && fail "the lock symlink's target was created" || ok
-rm "$TMP/db.lock"
+rm -f "$TMP/db.lock"
 # a hard link to another file: not a lock file treedrift made
 echo precious >"$TMP/victim"
 ln "$TMP/victim" "$TMP/db.lock"
@@ -29,11 +29,40 @@ s=0; "$TD" scan -q "$TMP/t" -o "$TMP/db" 2>"$TMP/err" || s=$?
 check_eq "scan with a hard link as its lock" "$s" 2
 check_eq "the hard link's other name" "$(cat "$TMP/victim")" precious
 grep -q "is not a lock file treedrift made" "$TMP/err" && ok || fail "lock hard link: $(cat "$TMP/err")"
-rm "$TMP/db.lock"
+rm -f "$TMP/db.lock"
 # a stale lock file a killed writer left is taken over
 echo 999999 >"$TMP/db.lock"
 s=0; "$TD" scan -q "$TMP/t" -o "$TMP/db" --label v1 2>"$TMP/err" || s=$?
 check_eq "scan over a stale lock file" "$s" 0
 [ -e "$TMP/db.lock" ] && fail "the lock file was left behind" || ok
+
+# SQL of the database's own: a trigger that fires when scan appends a
+# version, a view, a generated column, an index of someone else's. scan,
+# check, show and compare refuse the database and change nothing.
+"$TD" show "$TMP/db" >"$TMP/show.v1"
+sql_case() { # name sql
+	cp "$TMP/db" "$TMP/$1.db"
+	sqlite3 "$TMP/$1.db" "$2"
+	cp "$TMP/$1.db" "$TMP/$1.before"
+	local s=0
+	"$TD" scan -q "$TMP/t" -o "$TMP/$1.db" --label v2 2>"$TMP/err" || s=$?
+	check_eq "$1: scan" "$s" 2
+	grep -q "that treedrift did not make" "$TMP/err" && ok || fail "$1: scan says '$(cat "$TMP/err")'"
+	cmp -s "$TMP/$1.db" "$TMP/$1.before" && ok || fail "$1: the database changed"
+	s=0; "$TD" check "$TMP/$1.db" >/dev/null 2>"$TMP/err" || s=$?
+	check_eq "$1: check" "$s" 2
+	grep -q "that treedrift did not make" "$TMP/err" && ok || fail "$1: check says '$(cat "$TMP/err")'"
+	for cmd in "show" "show --versions" "compare $TMP/t"; do
+		s=0; $TD $cmd "$TMP/$1.db" >/dev/null 2>"$TMP/err" || s=$?
+		check_eq "$1: $cmd" "$s" 2
+	done
+}
+sql_case trigger "CREATE TRIGGER wipe AFTER INSERT ON entry BEGIN DELETE FROM entry WHERE version_id = 1; END;"
+sql_case view "CREATE VIEW v AS SELECT * FROM entry"
+sql_case generated "ALTER TABLE content ADD COLUMN g BLOB AS (zeroblob(100000000))"
+sql_case index "CREATE INDEX slow ON content (length(printf('%.*c', 10000000, 'x')))"
+sql_case stat "ANALYZE"
+s=0; "$TD" check -q "$TMP/db" || s=$?
+check_eq "the sound database still checks" "$s" 0
 
 finish
