@@ -1272,6 +1272,10 @@ static int stream_walk(pool_t *p, td_source_t *src, const oid_index_t *ix, size_
 		rc = td_source_next(src, &f, err);
 		if (rc <= 0)
 			return rc;
+		if (p->watch && p->watch->leave_out && p->watch->leave_out(p->watch->ctx, &f)) {
+			td_file_release(&f);
+			continue;
+		}
 		if (ref && reuse_one(&f, ref, ix))
 			(*reused)++;
 		want = already_done(&f, TD_NEED_FULL) ? TD_NEED_NONE : TD_NEED_FULL;

@@ -37,6 +37,9 @@ const td_file_t *td_listing_at(const td_listing_t *l, size_t i);
 typedef struct td_listing_watch {
 	void (*final)(void *ctx, size_t index);
 	void (*complete)(void *ctx);
+	/* 1: leave the entry the walk found out of the listing altogether
+	 * (random-access sources only). May be NULL. */
+	int (*leave_out)(void *ctx, const td_file_t *f);
 	void *ctx;
 } td_listing_watch_t;
 

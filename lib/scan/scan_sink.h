@@ -17,6 +17,10 @@ typedef struct td_entry_sink {
 	 * are still read; from one thread at a time, not always the caller's.
 	 * f is borrowed for the call. */
 	int (*put)(void *ctx, const td_file_t *f, td_error_t *err);
+	/* 1: leave an entry the walk of a directory found out of the scan
+	 * altogether, as if it were not there (the sink's own files inside the
+	 * tree); called from the walking thread before put. May be NULL. */
+	int (*leave_out)(void *ctx, const td_file_t *f);
 	void *ctx;
 } td_entry_sink_t;
 

@@ -64,6 +64,14 @@ static void feeder_complete(void *ctx)
 	feeder_wake(ctx);
 }
 
+/* The listing's watch: the sink's own files are left out. */
+static int feeder_leave_out(void *ctx, const td_file_t *f)
+{
+	feeder_t *fd = ctx;
+
+	return fd->sink->leave_out(fd->sink->ctx, f);
+}
+
 /* 1 while waiting for entry i (WAIT_NONE: for the end) is still to do. */
 static int must_wait(feeder_t *fd, size_t i)
 {
@@ -157,6 +165,7 @@ int td_scan_sink(td_tree_t **out, td_source_t *src, const char *label, const td_
 	pthread_cond_init(&fd.wake, NULL);
 	watch.final = feeder_final;
 	watch.complete = feeder_complete;
+	watch.leave_out = sink->leave_out ? feeder_leave_out : NULL;
 	watch.ctx = &fd;
 	if (pthread_create(&thread, NULL, feeder_run, &fd) == 0)
 		started = 1;

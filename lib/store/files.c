@@ -381,3 +381,36 @@ void td_db_files_release(td_db_files_t *f)
 	free(f->lock_path);
 	f->path = f->dir = f->lock_path = NULL;
 }
+
+int td_db_files_ours(const td_db_files_t *f, const char *name)
+{
+	const char *slash = strrchr(f->path, '/');
+	const char *base = slash ? slash + 1 : f->path;
+	size_t base_len = strlen(base);
+
+	if (!strncmp(name, base, base_len) && !strcmp(name + base_len, ".lock"))
+		return 1;
+	return is_our_temp(name, base, base_len);
+}
+
+char *td_db_files_dir_under(const td_db_files_t *f, const char *root)
+{
+	char *dir = realpath(f->dir, NULL);
+	size_t n = strlen(root);
+	const char *rel;
+
+	if (!dir)
+		return NULL;
+	if (n == 1 && root[0] == '/')
+		rel = dir + 1;
+	else if (!strncmp(dir, root, n) && (dir[n] == '\0' || dir[n] == '/'))
+		rel = dir[n] ? dir + n + 1 : dir + n;
+	else
+		rel = NULL;
+	if (!rel) {
+		free(dir);
+		return NULL;
+	}
+	memmove(dir, rel, strlen(rel) + 1);
+	return dir;
+}

@@ -81,6 +81,13 @@ int td_db_files_publish(td_db_files_t *f, td_error_t *err);
 /* Remove the temporary file and drop the lock; the old database stays. */
 void td_db_files_discard(td_db_files_t *f);
 void td_db_files_release(td_db_files_t *f);
+/* 1 when name, a file name in f->dir, is one of the writer's own: the
+ * lock or a temporary file of this database. */
+int td_db_files_ours(const td_db_files_t *f, const char *name);
+/* The database's directory relative to root, an absolute directory
+ * without symlinks ("" for root itself), malloc'd; NULL when it is not
+ * under root (or out of memory). */
+char *td_db_files_dir_under(const td_db_files_t *f, const char *root);
 
 /* ---- hooks for tests ---- */
 

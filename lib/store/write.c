@@ -621,6 +621,7 @@ int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_e
 /* The version a scan adds, as the scan's entry sink sees it. */
 typedef struct scan_add {
 	td_db_writer_t *w;
+	char *own_dir;    /* the database's directory inside the tree scanned, or NULL */
 	int replace;
 	int begun;        /* a transaction may be open */
 	int replaced;
@@ -650,6 +651,19 @@ static int scan_add_put(void *ctx, const td_file_t *f, td_error_t *err)
 	return add_file(a->w, a->vid, f, a->label, err);
 }
 
+/* The writer's own lock and temporary files, when the database is inside
+ * the directory scanned: they are not part of the tree. */
+static int scan_add_leave_out(void *ctx, const td_file_t *f)
+{
+	const scan_add_t *a = ctx;
+	const char *slash = strrchr(f->path, '/');
+	size_t dir_len = slash ? (size_t)(slash - f->path) : 0;
+
+	if (!a->own_dir || dir_len != strlen(a->own_dir) || memcmp(f->path, a->own_dir, dir_len))
+		return 0;
+	return td_db_files_ours(&a->w->f, slash ? slash + 1 : f->path);
+}
+
 /* The version row holds what the scan found: files skipped while they
  * were read no longer count. */
 static int update_version_totals(td_db_writer_t *w, const td_tree_t *tree, sqlite3_int64 vid,
@@ -667,14 +681,17 @@ int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, 
 			  td_error_t *err)
 {
 	scan_add_t a = { .w = w, .replace = replace };
-	td_entry_sink_t sink = { scan_add_begin, scan_add_put, &a };
+	td_entry_sink_t sink = { scan_add_begin, scan_add_put, scan_add_leave_out, &a };
 	td_tree_t *tree = NULL;
 	int rc;
 
 	*out = NULL;
 	if (!w->db)
 		return td_error_set(err, TD_EINVAL, "the writer of '%s' is closed", w->f.path);
+	if (!strcmp(td_source_kind(src), "dir"))
+		a.own_dir = td_db_files_dir_under(&w->f, td_source_root(src));
 	rc = td_scan_sink(&tree, src, label, opts, stats, &sink, err);
+	free(a.own_dir);
 	if (!rc)
 		rc = update_version_totals(w, tree, a.vid, err);
 	if (a.begun)
