@@ -268,6 +268,11 @@ static int content_from_row(td_digest_t *d, sqlite3_stmt *st)
 	d->sketch_len = len;
 	if ((kind == TD_SKETCH_NONE) != (sketch == NULL))
 		return 1;
+	/* The fallback distance of two raw sketches is quadratic in their
+	 * length: a sketch longer than any scan makes is refused. */
+	if ((kind == TD_SKETCH_RAW && len > TD_SKETCH_RAW_MAX_BYTES) ||
+	    (kind == TD_SKETCH_HIST && len != TD_SKETCH_HIST_BYTES))
+		return 1;
 	return TD_OK;
 }
 

@@ -330,6 +330,9 @@ const char *td_db_first_line(char *text)
 	return text;
 }
 
+_Static_assert(TD_SKETCH_RAW_MAX_BYTES == 4096 && TD_SKETCH_HIST_BYTES == 1024,
+	       "consistency_sql spells out the sketch sizes");
+
 /* treedrift's own invariants, each a query whose first row describes the
  * first violation. */
 static const char *const consistency_sql[] = {
@@ -346,6 +349,10 @@ static const char *const consistency_sql[] = {
 	" WHERE c.tlsh_status NOT BETWEEN 0 AND 2 OR c.sketch_kind NOT BETWEEN 0 AND 2"
 	" OR (c.tlsh IS NULL) = (c.tlsh_status = 0) OR (c.sketch IS NULL) != (c.sketch_kind = 0)"
 	" LIMIT 1",
+	"SELECT 'content ' || c.id || ' has a sketch of ' || length(c.sketch) || ' bytes"
+	" (at most 4096 raw, 1024 histogram)' FROM content c"
+	" WHERE (c.sketch_kind = 1 AND length(c.sketch) > 4096)"
+	" OR (c.sketch_kind = 2 AND length(c.sketch) != 1024) LIMIT 1",
 };
 
 int td_db_check(td_db_t *db, td_error_t *err)

@@ -65,6 +65,23 @@ sql_case stat "ANALYZE"
 s=0; "$TD" check -q "$TMP/db" || s=$?
 check_eq "the sound database still checks" "$s" 0
 
+# raw fallback sketches longer than any scan makes (the fallback distance
+# is quadratic in their length): refused on load and by check
+mkdir -p "$TMP/tiny"
+echo small >"$TMP/tiny/a"
+echo other >"$TMP/tiny/b"
+"$TD" scan -q "$TMP/tiny" -o "$TMP/sketch.db" --label v1
+sqlite3 "$TMP/sketch.db" "UPDATE content SET sketch = zeroblob(300000) WHERE sketch_kind = 1"
+s=0; "$TD" check "$TMP/sketch.db" >/dev/null 2>"$TMP/err" || s=$?
+check_eq "check of a 300 KB sketch" "$s" 2
+grep -q "has a sketch of 300000 bytes" "$TMP/err" && ok || fail "sketch: check says '$(cat "$TMP/err")'"
+s=0; "$TD" compare "$TMP/sketch.db" "$TMP/sketch.db" >/dev/null 2>"$TMP/err" || s=$?
+check_eq "compare with 300 KB sketches" "$s" 2
+grep -q "malformed entry" "$TMP/err" && ok || fail "sketch: compare says '$(cat "$TMP/err")'"
+sqlite3 "$TMP/sketch.db" "UPDATE content SET sketch = zeroblob(1023), sketch_kind = 2 WHERE sketch_kind = 1"
+s=0; "$TD" check "$TMP/sketch.db" >/dev/null 2>"$TMP/err" || s=$?
+check_eq "check of a short histogram" "$s" 2
+
 # a tree that holds its own output database: the scan leaves its lock and
 # temporary file out (the database itself, an ordinary file, stays in)
 mkdir -p "$TMP/self"
