@@ -349,6 +349,11 @@ static const char *const consistency_sql[] = {
 	" WHERE c.tlsh_status NOT BETWEEN 0 AND 2 OR c.sketch_kind NOT BETWEEN 0 AND 2"
 	" OR (c.tlsh IS NULL) = (c.tlsh_status = 0) OR (c.sketch IS NULL) != (c.sketch_kind = 0)"
 	" LIMIT 1",
+	/* the rule of the writer and of scan --label: no control characters */
+	"SELECT 'version ' || v.id || ' has a label that is not printable text' FROM version v"
+	" WHERE typeof(v.label) != 'text' OR v.label GLOB '*[' || char(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,"
+	" 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 127) || ']*'"
+	" LIMIT 1",
 	"SELECT 'content ' || c.id || ' has a sketch of ' || length(c.sketch) || ' bytes"
 	" (at most 4096 raw, 1024 histogram)' FROM content c"
 	" WHERE (c.sketch_kind = 1 AND length(c.sketch) > 4096)"

@@ -470,10 +470,17 @@ static int add_entry(td_db_writer_t *w, sqlite3_int64 vid, const td_file_t *f)
 	return run(st);
 }
 
+/* Labels reach terminals and reports: printable, as scan --label and
+ * check (schema.c) have them. */
 static int check_label(const td_db_writer_t *w, const char *label, td_error_t *err)
 {
 	if (!label || !*label)
 		return td_error_set(err, TD_EINVAL, "a version needs a label to be written to '%s'", w->f.path);
+	for (const unsigned char *p = (const unsigned char *)label; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return td_error_set(err, TD_EINVAL,
+					    "a version label must be printable (no control characters) to be"
+					    " written to '%s'", w->f.path);
 	return TD_OK;
 }
 

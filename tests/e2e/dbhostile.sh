@@ -82,6 +82,23 @@ sqlite3 "$TMP/sketch.db" "UPDATE content SET sketch = zeroblob(1023), sketch_kin
 s=0; "$TD" check "$TMP/sketch.db" >/dev/null 2>"$TMP/err" || s=$?
 check_eq "check of a short histogram" "$s" 2
 
+# labels and source kinds with control bytes (an escape sequence, a
+# newline): check refuses them as scan --label does; versions, show and
+# base print them escaped, never raw to the terminal
+cp "$TMP/db" "$TMP/label.db"
+sqlite3 "$TMP/label.db" "UPDATE version SET label = 'v' || char(27) || '[31mred' || char(10) || 'x',
+	source_kind = 'dir' || char(27) || ']0;title' || char(7) WHERE id = (SELECT max(id) FROM version)"
+s=0; "$TD" check "$TMP/label.db" >/dev/null 2>"$TMP/err" || s=$?
+check_eq "check of a label with control bytes" "$s" 2
+grep -q "has a label that is not printable text" "$TMP/err" && ok || fail "label: check says '$(cat "$TMP/err")'"
+s=0; "$TD" scan -q "$TMP/t" -o "$TMP/label.db" --label "$(printf 'v\033[2J')" 2>"$TMP/err" || s=$?
+check_eq "scan --label with control bytes" "$s" 2
+for cmd in "versions" "show" "base"; do
+	s=0; out=$($TD $cmd "$TMP/label.db" $([ "$cmd" = base ] && echo "$TMP/t") 2>&1) || s=$?
+	case $out in *$'\033'*|*$'\007'*) fail "$cmd prints a control byte from the database" ;; *) ok ;; esac
+	case $out in *'v\033[31mred\nx'*) ok ;; *) fail "$cmd: the label is not shown escaped: $out" ;; esac
+done
+
 # a tree that holds its own output database: the scan leaves its lock and
 # temporary file out (the database itself, an ordinary file, stays in)
 mkdir -p "$TMP/self"
