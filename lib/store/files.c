@@ -304,6 +304,11 @@ int td_db_files_open(td_db_files_t *f, const char *path, struct stat *st, int *e
 	*exists = 0;
 	if ((rc = resolve_target(f, path, st, exists, err)))
 		return rc;
+	/* The rename would replace a file its mode protects: say so, rather
+	 * than fail later on a temporary file that took over that mode. */
+	if (*exists && access(f->path, W_OK) && errno == EACCES)
+		return td_error_set(err, TD_EIO, "'%s' is write-protected (mode %04o): make it writable"
+				    " (chmod u+w) to change it", f->path, (unsigned)(st->st_mode & 07777));
 	if (path_split_dir(f) || !(f->lock_path = td_str_concat(f->path, ".lock")))
 		return td_error_set(err, TD_ENOMEM, "out of memory writing '%s'", path);
 	if ((rc = lock_acquire(f, err)))

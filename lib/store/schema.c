@@ -92,6 +92,17 @@ int td_sql_code(int rc)
 int td_sql_error(td_error_t *err, sqlite3 *db, int rc, const char *what, const char *path)
 {
 	const char *msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+
+	/* SQLite says "attempt to write a readonly database" when a read-only
+	 * connection finds a journal it would have to roll back. treedrift
+	 * never leaves one (it renames whole files into place): another
+	 * program's write into the file was interrupted. */
+	if (db && sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK)
+		return td_error_set(err, TD_EDB,
+				    "unable to %s '%s': it has a hot journal ('%s-journal'), left by another"
+				    " program whose write into it was interrupted; open it once with write"
+				    " access (sqlite3 '%s' 'PRAGMA quick_check') to roll that write back",
+				    what, path, path, path);
 	return td_error_set(err, td_sql_code(rc), "unable to %s '%s': %s", what, path, msg);
 }
 

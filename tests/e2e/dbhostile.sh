@@ -99,6 +99,44 @@ for cmd in "versions" "show" "base"; do
 	case $out in *'v\033[31mred\nx'*) ok ;; *) fail "$cmd: the label is not shown escaped: $out" ;; esac
 done
 
+# a hot journal beside the database (another program's write into it was
+# interrupted): readers say so, rather than "attempt to write a readonly
+# database", and the suggested cure works
+cp "$TMP/db" "$TMP/hot.db"
+python3 -c 'import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("PRAGMA cache_size = 1"); c.execute("BEGIN")
+c.execute("UPDATE entry SET mode = mode + 1"); c.execute("UPDATE content SET size = size + 1")
+os._exit(0)' "$TMP/hot.db"
+if [ -s "$TMP/hot.db-journal" ]; then
+	for cmd in "check" "show"; do
+		s=0; $TD $cmd "$TMP/hot.db" >/dev/null 2>"$TMP/err" || s=$?
+		check_eq "$cmd with a hot journal" "$s" 2
+		grep -q "it has a hot journal" "$TMP/err" && ok || fail "hot journal: $cmd says '$(cat "$TMP/err")'"
+	done
+	sqlite3 "$TMP/hot.db" 'PRAGMA quick_check' >/dev/null
+	s=0; "$TD" check -q "$TMP/hot.db" || s=$?
+	check_eq "check after the journal was rolled back" "$s" 0
+else
+	echo "note: no hot journal could be made here"
+fi
+
+# a write-protected database (mode 0444), for a user the mode binds (root
+# writes regardless): refused with a message that says so
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	mkdir -p "$TMP/ro"
+	cp "$TMP/db" "$TMP/ro/db"
+	chmod 0444 "$TMP/ro/db"
+	chown -R nobody "$TMP/ro"
+	chmod 755 "$TMP"
+	s=0; setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		"$TD" scan -q "$TMP/t" -o "$TMP/ro/db" --label v2 2>"$TMP/err" || s=$?
+	check_eq "scan into a write-protected database" "$s" 2
+	grep -q "is write-protected (mode 0444)" "$TMP/err" && ok || fail "mode 0444: scan says '$(cat "$TMP/err")'"
+else
+	echo "write-protection part skipped (not root, or no setpriv or nobody)"
+fi
+
 # a tree that holds its own output database: the scan leaves its lock and
 # temporary file out (the database itself, an ordinary file, stays in)
 mkdir -p "$TMP/self"
