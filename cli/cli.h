@@ -150,6 +150,12 @@ void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet);
  * td_text_escape (controls, bidirectional characters, backslash and bytes
  * that are not UTF-8 as C escapes). */
 void cli_fput_path(FILE *f, const char *path, size_t len);
+/* Text from a database (labels, source kinds) escaped as cli_fput_path does:
+ * a malloc'd copy (NULL when out of memory), its length, and a table cell
+ * padded with spaces to width bytes. */
+char *cli_escaped(const char *s);
+size_t cli_escaped_len(const char *s);
+void cli_fput_cell(FILE *f, const char *s, int width);
 
 /* The versions of a database in the one layout that `treedrift versions` and
  * `treedrift show` share (cmd_versions.c). db_bytes: the database file's size,

@@ -1,5 +1,6 @@
 /* treedrift base: which version of a database a tree is based on. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis_opts.h"
@@ -26,33 +27,41 @@ static void print_text(const td_base_result_t *r, size_t top)
 {
 	const td_base_candidate_t *c = r->candidates;
 	int w = (int)strlen("VERSION");
+	char *best, *next;
 
 	for (size_t i = 0; i < shown(r, top); i++)
-		if ((int)strlen(c[i].label) > w)
-			w = (int)strlen(c[i].label);
+		if ((int)cli_escaped_len(c[i].label) > w)
+			w = (int)cli_escaped_len(c[i].label);
 	printf("target files: %" PRIu64 ", versions: %zu\n", r->target_files, r->count);
 	printf("%4s  %-*s %9s %9s %7s %7s %10s\n", "RANK", w, "VERSION", "IDENTICAL", "MODIFIED", "ADDED",
 	       "REMOVED", "DISTANCE");
 	for (size_t i = 0; i < shown(r, top); i++) {
-		printf("%4zu  %-*s %9" PRIu64, i + 1, w, c[i].label, c[i].identical);
+		printf("%4zu  ", i + 1);
+		cli_fput_cell(stdout, c[i].label, w); /* labels come from the database */
+		printf(" %9" PRIu64, c[i].identical);
 		if (c[i].scored)
 			printf(" %9" PRIu64 " %7" PRIu64 " %7" PRIu64 " %10" PRIu64 "\n", c[i].modified,
 			       c[i].added, c[i].removed, c[i].distance);
 		else
 			printf(" %9s %7s %7s %10s\n", "-", "-", "-", "-");
 	}
-	if (r->count < 2) {
-		printf("base: %s (the only version)\n", c[0].label);
-		return;
+	best = cli_escaped(c[0].label);
+	next = r->count < 2 ? NULL : cli_escaped(c[1].label);
+	if (!best || (r->count >= 2 && !next)) {
+		cli_error("out of memory");
+	} else if (r->count < 2) {
+		printf("base: %s (the only version)\n", best);
+	} else {
+		printf("%s: %s", r->ambiguous ? "ambiguous" : "base", best);
+		if (r->ambiguous)
+			printf(" or %s", next);
+		printf("; margin over %s: %" PRId64 " identical file%s (%" PRIu64 " identical only in %s, %" PRIu64
+		       " only in %s), distance %" PRId64 "\n", next,
+		       (int64_t)(c[0].identical - c[1].identical), c[0].identical - c[1].identical == 1 ? "" : "s",
+		       r->only_best, best, r->only_next, next, (int64_t)(c[1].distance - c[0].distance));
 	}
-	printf("%s: %s", r->ambiguous ? "ambiguous" : "base", c[0].label);
-	if (r->ambiguous)
-		printf(" or %s", c[1].label);
-	printf("; margin over %s: %" PRId64 " identical file%s (%" PRIu64 " identical only in %s, %" PRIu64
-	       " only in %s), distance %" PRId64 "\n", c[1].label,
-	       (int64_t)(c[0].identical - c[1].identical), c[0].identical - c[1].identical == 1 ? "" : "s",
-	       r->only_best, c[0].label, r->only_next,
-	       c[1].label, (int64_t)(c[1].distance - c[0].distance));
+	free(best);
+	free(next);
 }
 
 static void print_json(const td_base_result_t *r, size_t top)

@@ -1,4 +1,5 @@
 /* treedrift scan: hash a tree into a database version. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,47 @@ static const cli_opt_t scan_opts[] = {
 	CLI_TREE_OPTS,
 	CLI_OPT_END
 };
+
+/* SIGINT, SIGTERM and SIGHUP stop a scan through its cancel flag, so
+ * that the writer's normal cleanup removes the lock and the temporary
+ * file; the signal is raised again once that is done, so that the caller
+ * sees how the scan ended. A second signal kills at once (SA_RESETHAND).
+ * A signal ignored when the scan started (nohup) stays ignored. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static volatile int stop_requested;
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+	stop_requested = 1;
+}
+
+static void stop_signals_catch(void)
+{
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		struct sigaction sa, old;
+		if (sigaction(stop_signals[i], NULL, &old) || old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_stop_signal;
+		sa.sa_flags = SA_RESETHAND;
+		sigemptyset(&sa.sa_mask);
+		sigaction(stop_signals[i], &sa, NULL);
+	}
+}
+
+/* Put the default actions back; die of the signal that stopped the scan. */
+static void stop_signals_release(void)
+{
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		struct sigaction old;
+		if (!sigaction(stop_signals[i], NULL, &old) && old.sa_handler == on_stop_signal)
+			signal(stop_signals[i], SIG_DFL);
+	}
+	if (stop_signal)
+		raise(stop_signal);
+}
 
 /* A label from the source: a directory's or archive's name, a git revision
  * (all of it: "vendor/bsp-2.0"). */
@@ -103,6 +145,8 @@ int cmd_scan(int argc, char **argv)
 	}
 	if (reuse_path && td_load_tree(&reuse, reuse_path, NULL, NULL, NULL, &err))
 		goto lib_error;
+	stop_signals_catch();
+	lo.scan.cancel = &stop_requested;
 	/* Take the lock before the long part, so a second writer fails at once. */
 	if (td_db_writer_open(&w, output, fresh ? TD_DB_CREATE : TD_DB_APPEND, &err))
 		goto lib_error;
@@ -115,12 +159,16 @@ int cmd_scan(int argc, char **argv)
 	/* Entries are written while later files are still being digested. */
 	if (td_db_writer_add_scan(w, &tree, src, label, replace, &lo.scan, &stats, &err)) {
 		cli_progress_done(&prog);
+		if (stop_signal)
+			goto out; /* the signal says why */
 		goto lib_error;
 	}
 	cli_progress_done(&prog);
 	if (td_source_incomplete(src))
 		cli_warn("'%s' is incomplete: %s", p.argv[0], td_source_incomplete_reason(src));
 	cli_warn_skipped(tree, NULL, quiet);
+	if (stop_signal)
+		goto out; /* stopped after the scan: no version either */
 	if (td_db_writer_commit(w, &err))
 		goto lib_error;
 	if (!quiet)
@@ -138,5 +186,6 @@ out:
 	td_tree_free(reuse);
 	free(auto_label);
 	cli_parser_release(&p);
+	stop_signals_release();
 	return rc;
 }

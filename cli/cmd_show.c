@@ -30,7 +30,9 @@ static void print_text(const td_version_t *v, size_t nv, uint64_t db_bytes, cons
 	cli_versions_text(stdout, v, nv, db_bytes);
 	if (!t)
 		return;
-	printf("\nversion %s: %zu entries\n", t->meta.label ? t->meta.label : "", t->count);
+	fputs("\nversion ", stdout);
+	cli_fput_cell(stdout, t->meta.label ? t->meta.label : "", 0);
+	printf(": %zu entries\n", t->count);
 	for (size_t i = 0; i < t->count; i++) {
 		const td_file_t *f = &t->files[i];
 		char sha[2 * TD_SHA256_BYTES + 1] = "-", tlsh[TD_TLSH_HEX_CHARS + 1] = "-";

@@ -29,15 +29,19 @@ void cli_versions_text(FILE *f, const td_version_t *v, size_t nv, uint64_t db_by
 	int w = (int)strlen("LABEL");
 
 	for (size_t i = 0; i < nv; i++) {
-		int n = v[i].meta.label ? (int)strlen(v[i].meta.label) : 1;
+		int n = (int)cli_escaped_len(or_dash(v[i].meta.label));
 		if (n > w)
 			w = n;
 	}
 	fprintf(f, "%-*s %8s %14s %-7s %-20s %s\n", w, "LABEL", "FILES", "BYTES", "SOURCE", "SCANNED", "ROOT");
 	for (size_t i = 0; i < nv; i++) {
-		fprintf(f, "%-*s %8" PRIu64 " %14" PRIu64 " %-7s %-20s ", w, or_dash(v[i].meta.label),
-			v[i].file_count, v[i].total_bytes, or_dash(v[i].meta.source_kind),
-			or_dash(v[i].meta.scanned_at));
+		/* all of it comes from the database: escaped for the terminal */
+		cli_fput_cell(f, or_dash(v[i].meta.label), w);
+		fprintf(f, " %8" PRIu64 " %14" PRIu64 " ", v[i].file_count, v[i].total_bytes);
+		cli_fput_cell(f, or_dash(v[i].meta.source_kind), 7);
+		fputc(' ', f);
+		cli_fput_cell(f, or_dash(v[i].meta.scanned_at), 20);
+		fputc(' ', f);
 		cli_fput_path(f, or_dash(v[i].meta.root), strlen(or_dash(v[i].meta.root)));
 		fputc('\n', f);
 	}

@@ -180,6 +180,40 @@ void cli_fput_path(FILE *f, const char *path, size_t len)
 	td_text_escape(f, path, len);
 }
 
+char *cli_escaped(const char *s)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+
+	if (!m)
+		return NULL;
+	cli_fput_path(m, s, strlen(s));
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+size_t cli_escaped_len(const char *s)
+{
+	char *e = cli_escaped(s);
+	size_t n = e ? strlen(e) : strlen(s);
+
+	free(e);
+	return n;
+}
+
+void cli_fput_cell(FILE *f, const char *s, int width)
+{
+	size_t n = strlen(s);
+
+	cli_fput_path(f, s, n);
+	for (int pad = width - (int)cli_escaped_len(s); pad > 0; pad--)
+		fputc(' ', f);
+}
+
 void cli_warn_skipped(const td_tree_t *tree, const char *side, int quiet)
 {
 	if (quiet)

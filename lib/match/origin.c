@@ -492,22 +492,41 @@ out:
 
 /* ---- td_origin_versions ---- */
 
-/* Rank of each version in label order (0 = lowest). */
+typedef struct ranked {
+	const char *label;
+	size_t index;
+} ranked_t;
+
+static int by_label_then_index(const void *pa, const void *pb)
+{
+	const ranked_t *a = pa, *b = pb;
+	int c = td_version_label_cmp(a->label, b->label);
+
+	if (c)
+		return c;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Rank of each version in label order (0 = lowest; equal labels by
+ * index): one sort, O(V log V). */
 static int label_ranks(size_t **out, const td_version_t *v, size_t nv)
 {
 	size_t *rank = td_malloc_array(nv ? nv : 1, sizeof(*rank));
+	ranked_t *order = td_malloc_array(nv ? nv : 1, sizeof(*order));
 
 	*out = rank;
-	if (!rank)
+	if (!rank || !order) {
+		free(order);
 		return TD_ENOMEM;
-	for (size_t i = 0; i < nv; i++) {
-		rank[i] = 0;
-		for (size_t j = 0; j < nv; j++) {
-			int c = td_version_label_cmp(v[j].meta.label ? v[j].meta.label : "",
-						     v[i].meta.label ? v[i].meta.label : "");
-			rank[i] += c < 0 || (c == 0 && j < i);
-		}
 	}
+	for (size_t i = 0; i < nv; i++) {
+		order[i].label = v[i].meta.label ? v[i].meta.label : "";
+		order[i].index = i;
+	}
+	qsort(order, nv, sizeof(*order), by_label_then_index);
+	for (size_t k = 0; k < nv; k++)
+		rank[order[k].index] = k;
+	free(order);
 	return TD_OK;
 }
 

@@ -204,8 +204,7 @@ int td_listing_complete(const td_listing_t *l)
 
 int td_listing_final(const td_listing_t *l, size_t i)
 {
-	return i < td_listing_count(l) &&
-	       atomic_load_explicit(&slot_at(l, i)->final, memory_order_acquire);
+	return i < atomic_load(&l->count) && atomic_load(&slot_at(l, i)->final);
 }
 
 const td_file_t *td_listing_at(const td_listing_t *l, size_t i)
@@ -309,8 +308,7 @@ typedef struct pool {
 	pthread_cond_t done_cond;
 	unsigned running;
 	td_error_t err;
-	td_file_done_fn done;
-	void *done_ctx;
+	const td_listing_watch_t *watch;
 } pool_t;
 
 static void pool_wake(pool_t *p)
@@ -350,12 +348,25 @@ static int pool_wait_listed(pool_t *p, size_t k)
 	return k < td_listing_count(p->l);
 }
 
-/* Slot index is final: tell the writer. */
+/* Slot index is final: tell the watcher. The store is sequentially
+ * consistent, as td_listing_final's load is: see scan_impl.h. */
+static void listing_finish(td_listing_t *l, size_t index, const td_listing_watch_t *watch)
+{
+	atomic_store(&slot_at(l, index)->final, 1);
+	if (watch && watch->final)
+		watch->final(watch->ctx, index);
+}
+
+/* Nothing more will be listed: say so, once. */
+static void listing_end(td_listing_t *l, const td_listing_watch_t *watch)
+{
+	if (!atomic_exchange(&l->complete, 1) && watch && watch->complete)
+		watch->complete(watch->ctx);
+}
+
 static void slot_finish(pool_t *p, size_t index)
 {
-	atomic_store_explicit(&slot_at(p->l, index)->final, 1, memory_order_release);
-	if (p->done)
-		p->done(p->done_ctx, index);
+	listing_finish(p->l, index, p->watch);
 }
 
 static void file_done(pool_t *p, const td_file_t *f, size_t index)
@@ -607,14 +618,13 @@ static void pool_wait(pool_t *p)
 }
 
 static void pool_init(pool_t *p, td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts,
-		      td_file_done_fn done, void *done_ctx)
+		      const td_listing_watch_t *watch)
 {
 	memset(p, 0, sizeof(*p));
 	p->l = l;
 	p->src = src;
 	p->opts = opts;
-	p->done = done;
-	p->done_ctx = done_ctx;
+	p->watch = watch;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->listed, NULL);
 	pthread_cond_init(&p->done_cond, NULL);
@@ -705,7 +715,7 @@ int td_scan_digest(td_tree_t *tree, td_source_t *src, const uint8_t *need,
 	/* The pool works on a listing that refers to the tree's entries. */
 	memset(&l, 0, sizeof(l));
 	l.borrowed = 1;
-	pool_init(&p, &l, src, opts, NULL, NULL);
+	pool_init(&p, &l, src, opts, NULL);
 	for (size_t i = 0; i < tree->count && !rc; i++) {
 		td_need_t want = need ? (td_need_t)need[i] : TD_NEED_FULL;
 		size_t index;
@@ -1262,6 +1272,10 @@ static int stream_walk(pool_t *p, td_source_t *src, const oid_index_t *ix, size_
 		rc = td_source_next(src, &f, err);
 		if (rc <= 0)
 			return rc;
+		if (p->watch && p->watch->leave_out && p->watch->leave_out(p->watch->ctx, &f)) {
+			td_file_release(&f);
+			continue;
+		}
 		if (ref && reuse_one(&f, ref, ix))
 			(*reused)++;
 		want = already_done(&f, TD_NEED_FULL) ? TD_NEED_NONE : TD_NEED_FULL;
@@ -1287,7 +1301,7 @@ static int stream_walk(pool_t *p, td_source_t *src, const oid_index_t *ix, size_
 /* A sequential source is listed (and digested) first; then its entries
  * are published, all final. */
 static int stream_listed(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts,
-			 td_scan_stats_t *stats, td_error_t *err, td_file_done_fn done, void *done_ctx)
+			 td_scan_stats_t *stats, const td_listing_watch_t *watch, td_error_t *err)
 {
 	td_tree_t *tree;
 	int rc;
@@ -1305,9 +1319,7 @@ static int stream_listed(td_listing_t *l, td_source_t *src, const td_scan_opts_t
 			td_error_set(err, rc, "out of memory");
 			break;
 		}
-		atomic_store_explicit(&slot_at(l, index)->final, 1, memory_order_release);
-		if (done)
-			done(done_ctx, index);
+		listing_finish(l, index, watch);
 	}
 	/* What moved belongs to the listing now; the rest is freed here. */
 	for (size_t i = 0; i < tree->count; i++)
@@ -1318,7 +1330,7 @@ static int stream_listed(td_listing_t *l, td_source_t *src, const td_scan_opts_t
 }
 
 int td_scan_stream(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts,
-		   td_scan_stats_t *stats, td_error_t *err, td_file_done_fn done, void *done_ctx)
+		   td_scan_stats_t *stats, const td_listing_watch_t *watch, td_error_t *err)
 {
 	unsigned nthreads = worker_count(opts), started = 0;
 	oid_index_t ix = { 0 };
@@ -1329,17 +1341,17 @@ int td_scan_stream(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts
 	int rc;
 
 	if (!td_source_random_access(src))
-		rc = stream_listed(l, src, opts, stats, err, done, done_ctx);
+		rc = stream_listed(l, src, opts, stats, watch, err);
 	else if (opts && opts->reuse && oid_index_build(&ix, opts->reuse))
 		rc = td_error_set(err, TD_ENOMEM, "out of memory");
 	else if (!(threads = td_malloc_array(nthreads, sizeof(pthread_t))))
 		rc = td_error_set(err, TD_ENOMEM, "out of memory");
 	else {
-		pool_init(&p, l, src, opts, done, done_ctx);
+		pool_init(&p, l, src, opts, watch);
 		rc = pool_start(&p, threads, nthreads, &started, err);
 		if (!rc)
 			rc = stream_walk(&p, src, &ix, &reused, err);
-		atomic_store(&l->complete, 1);
+		listing_end(l, watch);
 		pool_wake(&p);
 		if (started) {
 			int pool_rc = pool_join(&p, threads, started, stats, &pool_err);
@@ -1356,7 +1368,7 @@ int td_scan_stream(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts
 			stats->files_reused += reused;
 		}
 	}
-	atomic_store(&l->complete, 1);
+	listing_end(l, watch);
 	free(ix.slots);
 	return rc;
 }
@@ -1377,7 +1389,7 @@ int td_scan(td_tree_t **out, td_source_t *src, const td_scan_opts_t *opts,
 	*out = NULL;
 	if (td_listing_new(&l, src))
 		return td_error_set(err, TD_ENOMEM, "out of memory");
-	rc = td_scan_stream(l, src, opts, stats, err, NULL, NULL);
+	rc = td_scan_stream(l, src, opts, stats, NULL, err);
 	if (!rc)
 		rc = td_listing_take(l, out, err);
 	td_listing_free(l);

@@ -1,4 +1,5 @@
-/* Hooks between the scan pipeline and the database writer; not public. */
+/* What scan.c and sink.c share: the listing a streaming scan fills; not
+ * public. */
 #ifndef TD_SCAN_IMPL_H
 #define TD_SCAN_IMPL_H
 
@@ -24,14 +25,30 @@ int td_listing_final(const td_listing_t *l, size_t i);
 /* Entry i, which must be final. Borrowed until td_listing_take or _free. */
 const td_file_t *td_listing_at(const td_listing_t *l, size_t i);
 
-/* Called once for each entry as it becomes final, from any thread. */
-typedef void (*td_file_done_fn)(void *ctx, size_t index);
+/* Told how a listing grows: final(ctx, i) once for each entry as it
+ * becomes final, from any thread; complete(ctx) once when nothing more
+ * will be listed. Each may be NULL.
+ * The listing sets an entry final, and td_listing_final reads it, with
+ * sequentially consistent operations, and final() comes after the store.
+ * So a thread that announces which entry it waits for (a seq_cst store)
+ * and then finds it not final, and a final() that then reads the
+ * announcement (a seq_cst load), cannot both miss each other: at least
+ * one of them sees the other (sink.c relies on it). */
+typedef struct td_listing_watch {
+	void (*final)(void *ctx, size_t index);
+	void (*complete)(void *ctx);
+	/* 1: leave the entry the walk found out of the listing altogether
+	 * (random-access sources only). May be NULL. */
+	int (*leave_out)(void *ctx, const td_file_t *f);
+	void *ctx;
+} td_listing_watch_t;
 
 /* List src into l and digest every file in full, at once for random-access
  * sources (reading starts while the walk goes on), listing first for
- * archives. opts->reuse is applied as td_scan_reuse does. */
+ * archives. opts->reuse is applied as td_scan_reuse does. watch may be
+ * NULL. */
 int td_scan_stream(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts,
-		   td_scan_stats_t *stats, td_error_t *err, td_file_done_fn done, void *done_ctx);
+		   td_scan_stats_t *stats, const td_listing_watch_t *watch, td_error_t *err);
 
 /* Move the entries into the listing's tree, sorted, into *out (caller
  * frees with td_tree_free()); the listing is left empty. */

@@ -1,15 +1,99 @@
-/* store.c's hooks for tests; not part of the public API. */
+/* What the store's files share (schema.c, read.c, match.c, files.c,
+ * write.c), and its hooks for tests; not part of the public API. */
 #ifndef TD_STORE_IMPL_H
 #define TD_STORE_IMPL_H
 
+#include <sys/stat.h>
+
+#include <sqlite3.h>
+
 #include "treedrift/store.h"
+
+/* The application_id every treedrift database carries: "TDr1". */
+#define TD_DB_APPLICATION_ID 0x54447231
+
+/* A packed TLSH in the content table: checksum, lvalue, q1, q2, body. */
+#define TD_DB_TLSH_BYTES (4 + TD_TLSH_BODY_BYTES)
+
+struct td_db {
+	sqlite3 *db;
+	char *path;
+};
+
+/* ---- schema.c: the schema, opening, checking ---- */
+
+/* The tables of schema 1, created by a writer of a new database. */
+extern const char td_db_schema_sql[];
+/* The index of entries by path, built at commit. */
+extern const char td_db_index_sql[];
+
+/* SQLite result code to ours: a full disk or an I/O error is TD_EIO, a
+ * file that is not (or no longer) a database TD_EFORMAT. */
+int td_sql_code(int rc);
+/* Set err to "unable to WHAT 'PATH': SQLite's message"; returns the code. */
+int td_sql_error(td_error_t *err, sqlite3 *db, int rc, const char *what, const char *path);
+
+/* A database is input: run none of its SQL. Its schema is not trusted (no
+ * function a schema names runs unless harmless), defensive mode is on, and
+ * triggers and views are off. Every connection gets this first. */
+void td_db_harden(sqlite3 *db);
+
+/* Open an existing database read-only; never creates a file. With
+ * schema_ok_newer, a newer schema passes (to be replaced, not read). */
+int td_db_open_existing(sqlite3 **out, const char *path, int schema_ok_newer, td_error_t *err);
+
+/* The first row of a query as text into buf; *found 0 when it yields no
+ * row. Returns an SQLite code. */
+int td_db_first_problem(sqlite3 *db, const char *sql, char *buf, size_t size, int *found);
+/* integrity_check's first report, without its heading; cuts text. */
+const char *td_db_first_line(char *text);
+
+/* Bind a byte string as a BLOB (NULL as NULL); SQLITE_STATIC: the
+ * caller's buffer outlives the statement's use of it. */
+int td_db_bind_bytes(sqlite3_stmt *st, int col, const void *p, size_t len);
+
+/* a + b, malloc'd; NULL when out of memory. */
+char *td_str_concat(const char *a, const char *b);
+
+/* ---- files.c: the files a writer keeps beside the database ---- */
+
+typedef struct td_db_files {
+	char *path;       /* the database written (a symlink resolved) */
+	char *dir;        /* its directory, synced after the rename */
+	char *tmp_path;   /* path + ".tmp-XXXXXX" */
+	char *lock_path;  /* path + ".lock" */
+	int lock_fd;
+	int tmp_fd;
+} td_db_files_t;
+
+/* Resolve path (a symlink to a database writes the database), take the
+ * lock and remove temporary files a killed writer left. *exists says
+ * whether a database is there, with its stat in *st. Release with
+ * td_db_files_release() whatever the result. */
+int td_db_files_open(td_db_files_t *f, const char *path, struct stat *st, int *exists,
+		     td_error_t *err);
+/* Create the temporary database file beside the database, with mode
+ * (& 07777) when mode_set, else 0666 less the umask. */
+int td_db_files_temp(td_db_files_t *f, int mode_set, mode_t mode, td_error_t *err);
+/* The temporary file is complete: make it durable, rename it into place,
+ * sync the directory and drop the lock. */
+int td_db_files_publish(td_db_files_t *f, td_error_t *err);
+/* Remove the temporary file and drop the lock; the old database stays. */
+void td_db_files_discard(td_db_files_t *f);
+void td_db_files_release(td_db_files_t *f);
+/* 1 when name, a file name in f->dir, is one of the writer's own: the
+ * lock or a temporary file of this database. */
+int td_db_files_ours(const td_db_files_t *f, const char *name);
+/* The database's directory relative to root, an absolute directory
+ * without symlinks ("" for root itself), malloc'd; NULL when it is not
+ * under root (or out of memory). */
+char *td_db_files_dir_under(const td_db_files_t *f, const char *root);
+
+/* ---- hooks for tests ---- */
 
 /* Cap the writer's temporary database at max_pages pages (PRAGMA
  * max_page_count), so that a test can make a write fail as it would on a
  * full disk. */
 int td_db_writer_set_max_pages(td_db_writer_t *w, unsigned max_pages, td_error_t *err);
-
-/* The application_id every treedrift database carries: "TDr1". */
-#define TD_DB_APPLICATION_ID 0x54447231
 
 #endif

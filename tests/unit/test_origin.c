@@ -4,10 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
 
 #include "tree_fixture.h"
 #include "treedrift/compare.h"
 #include "treedrift/origin.h"
+#include "treedrift/base.h"
 
 static td_result_t *compare(td_tree_t *up, td_tree_t *tgt)
 {
@@ -370,6 +374,96 @@ static void test_versions(void)
 	fx_cleanup(db);
 }
 
+/* A database of nv versions, all holding the files of v0, made fast with
+ * SQL from a one-version database. */
+static void many_versions_db(const char *db, size_t nv)
+{
+	td_tree_t *t = fx_tree("v0");
+	sqlite3 *h = NULL;
+	char sql[1024];
+
+	fx_add_text(t, "a.c", 1, 3000);
+	fx_add_text(t, "b.c", 2, 3000);
+	fx_add_text(t, "c.c", 3, 3000);
+	fx_db_add(db, t);
+	td_tree_free(t);
+	snprintf(sql, sizeof(sql),
+		 "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %zu)"
+		 " INSERT INTO version (label, root, source_kind, scanned_at, tool_version, file_count,"
+		 " total_bytes) SELECT 'v' || i, root, source_kind, scanned_at, tool_version, file_count,"
+		 " total_bytes FROM n, version WHERE version.label = 'v0';"
+		 "INSERT INTO entry SELECT v.id, e.path_id, e.type, e.mode, e.size, e.mtime_ns, e.ino, e.dev,"
+		 " e.content_id, e.link_target, e.gitoid, e.skip_reason, e.skip_detail"
+		 " FROM entry e, version v WHERE e.version_id = 1 AND v.id > 1;", nv - 1);
+	CHECK_INT(sqlite3_open(db, &h), SQLITE_OK);
+	CHECK_INT(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+}
+
+static double cpu_seconds(void)
+{
+	return (double)clock() / CLOCKS_PER_SEC;
+}
+
+/* Many versions. Ranking them by label was quadratic in their number (and
+ * ran even without origins): 30,000 versions took minutes of CPU, now a
+ * sort. Base detection, where every version ties and so each is scored,
+ * looks up whether a version holds a file by binary search. */
+static void test_many_versions(void)
+{
+	char db[4200];
+	td_db_t *h = NULL;
+	td_error_t err = { 0 };
+	td_tree_t *up = NULL, *tgt = fx_tree(NULL);
+	td_result_t *r = NULL;
+	td_base_result_t *b = NULL;
+	size_t marked = 1;
+	double t0;
+
+	fx_tmpdir();
+	snprintf(db, sizeof(db), "%s/many.db", fx_dir);
+	many_versions_db(db, 30000);
+	CHECK(td_db_open(&h, db, &err) == 0);
+	CHECK(td_db_load(h, "v0", &up, &err) == 0);
+	fx_add_text(tgt, "a.c", 1, 3000);
+	fx_add_text(tgt, "b.c", 2, 3000);
+	fx_add_text(tgt, "c.c", 4, 3000);
+	if (up) {
+		r = compare(up, tgt); /* takes both trees */
+		t0 = cpu_seconds();
+		CHECK(td_origin_versions(r, h, &marked, &err) == 0);
+		CHECK(cpu_seconds() - t0 < 5.0);
+		CHECK_INT(marked, 0);
+	} else {
+		td_tree_free(tgt);
+	}
+	td_result_free(r);
+	td_db_free(h);
+	fx_cleanup(db);
+
+	fx_tmpdir();
+	snprintf(db, sizeof(db), "%s/tied.db", fx_dir);
+	many_versions_db(db, 1500);
+	tgt = fx_tree(NULL); /* the first went to the comparison */
+	fx_add_text(tgt, "a.c", 1, 3000);
+	fx_add_text(tgt, "b.c", 2, 3000);
+	fx_add_text(tgt, "c.c", 4, 3000);
+	CHECK(td_tree_sort(tgt) == 0);
+	CHECK(td_db_open(&h, db, &err) == 0);
+	CHECK(td_base_rank(&b, h, tgt, NULL, &err) == 0);
+	if (b) {
+		CHECK_INT(b->count, 1500);
+		CHECK_STR(b->candidates[0].label, "v1499");
+		CHECK_INT(b->candidates[0].identical, 2);
+		CHECK_INT(b->candidates[1499].scored, 1);
+		CHECK_INT(b->ambiguous, 1);
+	}
+	td_base_result_free(b);
+	td_db_free(h);
+	td_tree_free(tgt);
+	fx_cleanup(db);
+}
+
 int main(void)
 {
 	test_moved_and_copied();
@@ -380,5 +474,6 @@ int main(void)
 	test_index_brute_force();
 	test_label_cmp();
 	test_versions();
+	test_many_versions();
 	return check_finish();
 }
