@@ -116,6 +116,7 @@ int cmd_compare(int argc, char **argv)
 
 	td_analysis_opts_init(&ao);
 	cli_load_opts_init(&ao.load);
+	ao.lines = 1;
 	td_view_init(&view);
 	if (cli_parser_init(&p, compare_opts, "treedrift compare [options] UPSTREAM TARGET",
 			    "Compare TARGET against UPSTREAM, file by file. Each is a treedrift database, a "
