@@ -1,8 +1,9 @@
 /* Line counts of the modified files of a comparison, as `git diff --numstat`
  * gives them: both sides' content is read again where it can be (a
- * directory, a git revision, an archive, or a database scanned from git whose
- * repository is still there: the database keeps each file's git blob id)
- * and diffed with libgit2 and git's default algorithm. */
+ * directory, a git revision, an archive, or a database version scanned from
+ * git whose repository is still there, by the blob ids it keeps, or from a
+ * directory whose files are as the scan found them) and diffed with libgit2
+ * and git's default algorithm. */
 #ifndef TREEDRIFT_LINES_H
 #define TREEDRIFT_LINES_H
 
@@ -38,8 +39,8 @@ TD_EXTERN void td_lines_opts_init(td_lines_opts_t *o);
  * in one pass that keeps only the wanted members (at most held_bytes at a
  * time). Content that cannot be read is no error: those files get
  * TD_LINES_MISSING and a reason, and a side that cannot be read at all
- * (a database scanned from a directory or an archive, or whose repository
- * is gone) sets r->lines_missing. Returns 0, or TD_ENOMEM / TD_EGIT with
+ * (a database scanned from an archive, or whose repository or directory is
+ * gone) sets r->lines_missing. Returns 0, or TD_ENOMEM / TD_EGIT with
  * err set. opts may be NULL. */
 TD_EXTERN int td_lines_count(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err);
 

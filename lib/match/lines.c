@@ -541,6 +541,16 @@ static int db_repo_gone(lines_ctx_t *x, side_t *sd, const char *name, const char
 			   name, why);
 }
 
+/* A database version scanned from git or from a directory. */
+static int db_readable(const td_tree_meta_t *m)
+{
+	if (!m->source_kind || !m->root)
+		return 0;
+	if (!strcmp(m->source_kind, "git"))
+		return !strncmp(m->root, "git:", 4);
+	return !strcmp(m->source_kind, "dir") && m->root[0] == '/';
+}
+
 /* Open side s where its tree came from, or keep why it cannot be read. */
 static int side_open(lines_ctx_t *x, int s, const td_source_opts_t *so, td_error_t *err)
 {
@@ -554,8 +564,10 @@ static int side_open(lines_ctx_t *x, int s, const td_source_opts_t *so, td_error
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	if (m->database && !(m->source_kind && !strcmp(m->source_kind, "git") && m->root &&
-			     !strncmp(m->root, "git:", 4)))
+	/* A database keeps no content, but git's blobs stay in the repository
+	 * and a directory's files where they were: each is read only when it
+	 * still has the size, mtime and inode the scan recorded. */
+	if (m->database && !db_readable(m))
 		return keep_reason(x->r, &sd->missing, err,
 				   "%s is a database scanned from %s, which keeps no content", name,
 				   kind_phrase(m->source_kind));
@@ -578,6 +590,10 @@ static int side_open(lines_ctx_t *x, int s, const td_source_opts_t *so, td_error
 		sd->src = NULL;
 		rc = td_error_set(&oerr, TD_EINVAL, "'%s' is no longer %s", m->root, kind_phrase(m->source_kind));
 	}
+	if (rc && m->database && !strcmp(m->source_kind, "dir"))
+		return keep_reason(x->r, &sd->missing, err,
+				   "%s is a database scanned from a directory that cannot be read (%s)", name,
+				   oerr.msg);
 	if (rc && m->database)
 		return db_repo_gone(x, sd, name, oerr.msg, err);
 	if (rc)

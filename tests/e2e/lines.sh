@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # compare's line counts equal `git diff --numstat` for every modified file,
 # whatever the sides are: directories, git revisions, archives, a database
-# scanned from git (its repository there, then gone). A binary file, CRLF
+# scanned from git (its repository there, then gone) or from a directory. A binary file, CRLF
 # lines, a last line without a newline, a symlink and a file that became a
 # symlink are among the changes.
 . "$(dirname "$0")/lib.sh"
@@ -93,6 +93,9 @@ check_lines "dir vs archive" d1 v2.tar
 check_lines "archive vs archive" v1.tar.gz v2.tar
 check_lines "git vs archive, --strip-components" "git:$repo@v1" v2-deep.tar --strip-components 2
 check_lines "--jobs 1" d1 "git:$repo@v2" --jobs 1
+"$TD" compare -q --no-lines --format json d1 d2 >"$TMP/no.json" || true
+check_eq "--no-lines" "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print(d["lines_counted"], {f["lines"] for f in d["files"]})' "$TMP/no.json")" "False {None}"
 
 # a database scanned from git reads its blobs from the repository
 "$TD" scan -q "git:$repo@v1" -o git.db
@@ -114,9 +117,22 @@ grep -qF 'src/f0.c  (lines missing)' "$TMP/text" && ok || fail "text report: mis
 tr -d '\r' <"$TMP/got.csv" | grep -q '^src/f0.c,modified,.*,missing,,$' && ok || fail "csv: missing counts"
 mv "$TMP/moved" "$repo"
 
-# a database scanned from a directory keeps no content
+# a database scanned from a directory reads the files where they were, each
+# only while it is as the scan found it
 "$TD" scan -q d1 -o dir.db
+check_lines "database from a directory" dir.db d2
+sleep 1 && echo "edited" >>d1/src/f0.c
 got_lines dir.db d2 >"$TMP/got"
-check_eq "directory database: files without counts" \
-	"$(grep -c 'missing: upstream is a database scanned from a directory, which keeps no content' "$TMP/got")" 24
+check_eq "directory database, file edited since" "$(grep '^src/f0.c ' "$TMP/got")" \
+	"src/f0.c missing: the upstream file changed after it was read"
+check_eq "directory database, the others" "$(grep -c ' missing:' "$TMP/got")" 1
+mv d1 d1-moved
+got_lines dir.db d2 >"$TMP/got"
+check_eq "directory database, directory gone" \
+	"$(grep -c 'missing: upstream is a database scanned from a directory that cannot be read' "$TMP/got")" 24
+# an archive's database keeps no content
+"$TD" scan -q v1.tar.gz -o tar.db
+got_lines tar.db d2 >"$TMP/got"
+check_eq "archive database: files without counts" \
+	"$(grep -c 'missing: upstream is a database scanned from an archive, which keeps no content' "$TMP/got")" 24
 finish
