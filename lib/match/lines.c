@@ -22,6 +22,8 @@
 
 /* Threads at most, whatever opts.jobs says. */
 #define LINES_MAX_THREADS 256
+/* A worker's read buffer over this size is freed after its file. */
+#define LINES_KEEP_BUFFER_BYTES (4u << 20)
 
 enum { UP = 0, TG = 1 };
 
@@ -229,6 +231,13 @@ static void *worker(void *arg)
 			fail(x, &err);
 			break;
 		}
+		/* a rare big file's buffer is not kept for the small ones after it */
+		for (int s = UP; s <= TG; s++)
+			if (wb[s].cap > LINES_KEEP_BUFFER_BYTES) {
+				free(wb[s].data);
+				wb[s].data = NULL;
+				wb[s].cap = 0;
+			}
 	}
 	free(wb[UP].data);
 	free(wb[TG].data);
