@@ -332,7 +332,11 @@ main() {
             if [[ ${ROW_MEAN[-1]} != failed && -f $WORK/scan.db ]]; then
                 have_db=1
                 # compare exits 1 when it finds drift, which it does here.
-                bench "compare$id" "treedrift compare (DB vs ${OTHER##*/})$label" 1 "" \
+                # The target row measures what earlier tables measured (no line
+                # counts); the next one what line counts add, reading both trees again.
+                bench "compare$id" "treedrift compare --no-lines (DB vs ${OTHER##*/})$label" 1 "" \
+                    "$env$td compare --no-lines $db $other"
+                bench "comparelines$id" "treedrift compare, line counts (DB vs ${OTHER##*/})$label" 1 "" \
                     "$env$td compare $db $other"
             fi
         done

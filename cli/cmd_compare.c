@@ -20,6 +20,7 @@ static const cli_opt_t compare_opts[] = {
 	{ "dirty-above", 0, "N", "distances over N are dirty (default 150)" },
 	{ "no-length", 0, NULL, "leave the file-length term out of TLSH distances" },
 	{ "added-distance", 0, "N", "score of a wholly new file (default 300)" },
+	{ "no-lines", 0, NULL, "leave out the line counts of modified files (saves reading both sides again)" },
 	CLI_ORIGIN_OPTS,
 	{ "include", 'I', "GLOB", "compare only paths matching GLOB (repeatable)" },
 	{ "exclude", 'X', "GLOB", "leave out paths matching GLOB (repeatable)" },
@@ -118,6 +119,7 @@ int cmd_compare(int argc, char **argv)
 
 	td_analysis_opts_init(&ao);
 	cli_load_opts_init(&ao.load);
+	ao.lines = 1;
 	td_view_init(&view);
 	if (cli_parser_init(&p, compare_opts, "treedrift compare [options] UPSTREAM TARGET",
 			    "Compare TARGET against UPSTREAM, file by file. Each is a treedrift database, a "
@@ -184,6 +186,8 @@ int cmd_compare(int argc, char **argv)
 			show_stats = 1;
 		} else if (!strcmp(name, "patches")) {
 			ao.patches = arg;
+		} else if (!strcmp(name, "no-lines")) {
+			ao.lines = 0;
 		} else if (!strcmp(name, "identical")) {
 			view.show_identical = 1;
 		} else if (!strcmp(name, "fail-on")) {

@@ -11,6 +11,7 @@
  *   origins   other versions of a multi-version database, then moves and
  *             copies (td_origin_versions, td_origin_find): they change scores,
  *             so they come before the policy's risk
+ *   lines     with lines set: the line counts of the modified files (td_lines_count)
  *   annotate  build status, policy class, weight and risk (td_annotate)
  *   summarise rollups, the dirty core files, origin counts
  *   patches   with opts.patches: per-patch drift and the patches of each
@@ -70,6 +71,8 @@ typedef struct td_analysis_opts {
 	const char *patches;          /* per-patch drift (treedrift/patch.h): git:REPO@BASE..TIP,
 				       * a quilt series, a folder of patches or an mbox; a series
 				       * applies to upstream; NULL: none */
+	int lines;                    /* 1: count the lines of modified files (reads both sides
+				       * again; treedrift/lines.h); 0 (default): not counted */
 } td_analysis_opts_t;
 
 TD_EXTERN void td_analysis_opts_init(td_analysis_opts_t *o);

@@ -83,6 +83,15 @@ typedef enum td_origin_kind {
 	TD_ORIGIN_COPIED = 3     /* nearest upstream file within the copy threshold */
 } td_origin_kind_t;
 
+/* Line counts of a modified file: what td_lines_count (treedrift/lines.h)
+ * found. */
+typedef enum td_lines_state {
+	TD_LINES_NONE = 0,     /* not counted: not a modified file or symlink, or not asked for */
+	TD_LINES_COUNTED = 1,  /* lines_added and lines_removed are git diff --numstat's */
+	TD_LINES_BINARY = 2,   /* git takes the file for binary: no line counts */
+	TD_LINES_MISSING = 3   /* a side's content could not be read: lines_missing says why */
+} td_lines_state_t;
+
 /* One path of the comparison. The file pointers borrow from the result's trees. */
 typedef struct td_change {
 	const td_file_t *upstream;  /* NULL when added */
@@ -99,6 +108,10 @@ typedef struct td_change {
 	const char *policy_class;   /* from the path policy; NULL without one */
 	double weight;              /* policy weight, 1.0 without a policy */
 	double risk;                /* distance * weight */
+	td_lines_state_t lines;     /* line counts: TD_LINES_NONE until td_lines_count */
+	uint64_t lines_added;       /* TD_LINES_COUNTED: lines only in the target */
+	uint64_t lines_removed;     /* TD_LINES_COUNTED: lines only upstream */
+	const char *lines_missing;  /* TD_LINES_MISSING: why (static, or kept by the result) */
 } td_change_t;
 
 typedef struct td_class_totals {
@@ -130,6 +143,10 @@ typedef struct td_totals {
 	td_class_totals_t by_class[TD_CLASS_COUNT]; /* indexed by td_class_t */
 	td_build_totals_t by_built[3];/* indexed by td_built_t (NO, YES, SUPPORT); all 0
 				       * without a kernel config */
+	uint64_t lines_added;         /* sums over the files with TD_LINES_COUNTED */
+	uint64_t lines_removed;
+	uint64_t lines_binary;        /* files with TD_LINES_BINARY */
+	uint64_t lines_missing;       /* files with TD_LINES_MISSING */
 } td_totals_t;
 
 typedef struct td_compare_opts {
@@ -151,6 +168,9 @@ typedef struct td_result {
 	td_thresholds_t thresholds;
 	int len_diff;
 	char *base_version;           /* label of the upstream version compared against */
+	int lines_counted;            /* 1 once td_lines_count filled the line counts */
+	const char *lines_missing;    /* why a whole side's content cannot be read, once for
+				       * the report; NULL when both can (kept by the result) */
 } td_result_t;
 
 /* Compare target against upstream. Takes ownership of both trees (also on

@@ -62,6 +62,7 @@ typedef struct td_tree_meta {
 	char *source_kind;   /* "dir", "git", "archive", "db" */
 	char *scanned_at;    /* ISO 8601 UTC */
 	char *tool_version;
+	char *database;      /* the database the tree was loaded from; NULL when scanned */
 } td_tree_meta_t;
 
 typedef struct td_tree {

@@ -15,6 +15,7 @@
 #include "treedrift/json.h"
 #include "treedrift/kbuild.h"
 #include "treedrift/kconfig.h"
+#include "treedrift/lines.h"
 #include "treedrift/load.h"
 #include "treedrift/maintainers.h"
 #include "treedrift/origin.h"

@@ -8,6 +8,7 @@
 #include "treedrift/analysis.h"
 #include "treedrift/arch.h"
 #include "treedrift/kconfig.h"
+#include "treedrift/lines.h"
 #include "treedrift/maintainers.h"
 #include "treedrift/policy.h"
 #include "analysis_impl.h"
@@ -444,6 +445,18 @@ static int run_patches(td_analysis_t *an, td_analyzer_t *a, const char *target, 
 	return td_patch_analyze(&an->patches, a->o->patches, an->result, &po, err);
 }
 
+/* The line counts of the modified files, after compare and origins (not
+ * when ranking base versions, where they would be read for nothing). */
+static int count_lines(td_result_t *r, const td_analyzer_t *a, td_error_t *err)
+{
+	td_lines_opts_t lo;
+
+	td_lines_opts_init(&lo);
+	lo.jobs = a->lo.scan.jobs;
+	lo.source = a->lo.source;
+	return td_lines_count(r, &lo, err);
+}
+
 int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, td_error_t *err)
 {
 	analysis_impl_t *impl;
@@ -468,7 +481,8 @@ int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, t
 		goto out;
 	rc = analyse_trees(&impl->pub.result, a, up, tgt, kb, policy, err);
 	up = tgt = NULL; /* taken by compare */
-	if (rc || (rc = td_analysis_summarise(&impl->pub, a->o->by_dir, a->o->by_class, a->maintainers,
+	if (rc || (a->o->lines && (rc = count_lines(impl->pub.result, a, err))) ||
+	    (rc = td_analysis_summarise(&impl->pub, a->o->by_dir, a->o->by_class, a->maintainers,
 					      policy != NULL, err)))
 		goto out;
 	if (impl->info.arch || impl->info.config || impl->info.policy)

@@ -66,6 +66,7 @@ void td_tree_meta_release(td_tree_meta_t *m)
 	free(m->source_kind);
 	free(m->scanned_at);
 	free(m->tool_version);
+	free(m->database);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -153,6 +153,24 @@ static void add_build_totals(td_totals_t *t, const td_change_t *c)
 	}
 }
 
+static void add_line_totals(td_totals_t *t, const td_change_t *c)
+{
+	switch (c->lines) {
+	case TD_LINES_COUNTED:
+		t->lines_added += c->lines_added;
+		t->lines_removed += c->lines_removed;
+		break;
+	case TD_LINES_BINARY:
+		t->lines_binary++;
+		break;
+	case TD_LINES_MISSING:
+		t->lines_missing++;
+		break;
+	default:
+		break;
+	}
+}
+
 void td_result_update_totals(td_result_t *r)
 {
 	td_totals_t *t = &r->totals;
@@ -175,6 +193,7 @@ void td_result_update_totals(td_result_t *r)
 		case TD_STATUS_MODIFIED:
 			t->modified++;
 			t->modified_distance += (uint64_t)c->distance;
+			add_line_totals(t, c);
 			break;
 		case TD_STATUS_ADDED:
 			t->added++;

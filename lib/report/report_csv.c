@@ -10,13 +10,14 @@
 #include <string.h>
 
 #include "report_impl.h"
+#include "treedrift/lines.h"
 #include "internal.h"
 
 /* The columns, in order; doc/formats.md documents each. Stable: new columns
  * are only ever appended. */
 static const char csv_header[] =
 	"path,status,class,distance,fallback,size,upstream_size,origin,origin_distance,"
-	"matches_version,policy_class,risk,built,version_match\r\n";
+	"matches_version,policy_class,risk,built,version_match,lines,lines_added,lines_removed\r\n";
 
 static int needs_quotes(const char *s, size_t len)
 {
@@ -114,6 +115,13 @@ static void csv_row(FILE *f, const td_change_t *c, int policy, int neutralise)
 	}
 	csv_cstr(f, built_name(c->built), neutralise);
 	csv_cstr(f, td_version_match_name(c->version_match), neutralise);
+	csv_cstr(f, td_lines_state_name(c->lines), neutralise);
+	if (c->lines == TD_LINES_COUNTED) {
+		csv_number(f, c->lines_added);
+		csv_number(f, c->lines_removed);
+	} else {
+		fputs(",,", f);
+	}
 	fputs("\r\n", f);
 }
 

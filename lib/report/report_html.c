@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report_impl.h"
+#include "treedrift/lines.h"
 #include "treedrift/patch.h"
 #include "treedrift/rollup.h"
 #include "internal.h"
@@ -65,7 +66,7 @@ static const char css[] =
 	"#files td{overflow-wrap:anywhere}"
 	"#files td:first-child,#files td:last-child{font-family:monospace}"
 	/* by position, not by a class on each of 10^5 cells: numbers right, classes coloured */
-	"#files td:nth-child(4),#files td:nth-child(6),#files.pol td:nth-child(7)"
+	"#files td:nth-child(4),#files td:nth-child(6),#files td:nth-child(7),#files.pol td:nth-child(8)"
 	"{text-align:right;font-variant-numeric:tabular-nums}"
 	"#files tr[data-c=clean] td:nth-child(3){color:#1a7f37}"
 	"#files tr[data-c=safe] td:nth-child(3){color:#9a6700}"
@@ -161,7 +162,22 @@ static void write_summary(FILE *f, const td_result_t *r, int policy)
 	fprintf(f, "</dd>\n<dt>thresholds</dt><dd>clean &lt; %d, safe %d&ndash;%d, dirty &gt; %d%s</dd>\n",
 		r->thresholds.clean_below, r->thresholds.clean_below, r->thresholds.dirty_above,
 		r->thresholds.dirty_above, r->len_diff ? "" : " (no length term)");
-	fprintf(f, "<dt>policy</dt><dd>%s</dd>\n</dl>\n", policy ? "path policy applied" : "none");
+	fprintf(f, "<dt>policy</dt><dd>%s</dd>\n", policy ? "path policy applied" : "none");
+	if (r->lines_counted) {
+		fprintf(f, "<dt>lines</dt><dd>+%" PRIu64 " &minus;%" PRIu64 " in modified files", tt->lines_added,
+			tt->lines_removed);
+		if (tt->lines_binary)
+			fprintf(f, ", %" PRIu64 " binary", tt->lines_binary);
+		if (tt->lines_missing)
+			fprintf(f, ", %" PRIu64 " without line counts", tt->lines_missing);
+		fputs("</dd>\n", f);
+	}
+	if (r->lines_missing) {
+		fputs("<dt>line counts missing</dt><dd>", f);
+		html_cstr(f, r->lines_missing);
+		fputs("</dd>\n", f);
+	}
+	fputs("</dl>\n", f);
 
 	fputs("<table id=\"totals\"><thead><tr><th>files</th><th class=\"n\">count</th>"
 	      "<th class=\"n\">distance</th></tr></thead><tbody>\n", f);
@@ -555,6 +571,18 @@ static void write_histogram(FILE *f, const td_result_t *r)
 
 /* ---- table --------------------------------------------------------- */
 
+/* The lines cell: "+A −R" (sorted by A + R), binary or missing. */
+static void write_lines(FILE *f, const td_change_t *c)
+{
+	char text[TD_LINES_TEXT_MAX];
+
+	if (c->lines == TD_LINES_COUNTED)
+		fprintf(f, "<td data-v=\"%" PRIu64 "\">%s", c->lines_added + c->lines_removed,
+			td_lines_text(text, c));
+	else
+		fprintf(f, "<td>%s", td_lines_text(text, c));
+}
+
 static void write_row(FILE *f, const td_change_t *c, int policy)
 {
 	const td_file_t *file = td_report_change_file(c);
@@ -584,7 +612,9 @@ static void write_row(FILE *f, const td_change_t *c, int policy)
 			fputs(num, f);
 		}
 	}
-	fprintf(f, "<td>%s%" PRId64 "<td>", delta > 0 ? "+" : "", delta);
+	fprintf(f, "<td>%s%" PRId64, delta > 0 ? "+" : "", delta);
+	write_lines(f, c);
+	fputs("<td>", f);
 	if (c->origin && (c->origin_kind == TD_ORIGIN_MOVED || c->origin_kind == TD_ORIGIN_COPIED)) {
 		html_path(f, c->origin);
 		fputs(c->origin_kind == TD_ORIGIN_MOVED ? " (moved)" : " (copied)", f);
@@ -608,14 +638,14 @@ static void write_table(FILE *f, const td_result_t *r, const size_t *idx, size_t
 	fprintf(f, "<p class=\"note\">%zu files listed; with JavaScript, click a column to sort.</p>\n", n);
 	fprintf(f, "<table id=\"files\"%s><colgroup><col style=\"width:%s\"><col style=\"width:6em\">"
 		"<col style=\"width:4em\"><col style=\"width:6.5em\"><col style=\"width:7em\">%s"
-		"<col style=\"width:6em\"><col style=\"width:22%%\"></colgroup>\n",
+		"<col style=\"width:6em\"><col style=\"width:7em\"><col style=\"width:22%%\"></colgroup>\n",
 		policy ? " class=\"pol\"" : "", policy ? "40%" : "45%", policy ? "<col style=\"width:5em\">" : "");
 	fputs("<thead><tr><th data-col=\"path\">path</th><th data-col=\"status\">status</th>"
 	      "<th data-col=\"class\">class</th><th data-col=\"distance\" class=\"n\">distance</th>"
 	      "<th data-col=\"policy\">policy class</th>", f);
 	if (policy)
 		fputs("<th data-col=\"risk\" class=\"n\">risk</th>", f);
-	fputs("<th data-col=\"size\" class=\"n\">size change</th>"
+	fputs("<th data-col=\"size\" class=\"n\">size change</th><th data-col=\"lines\" class=\"n\">lines</th>"
 	      "<th data-col=\"origin\">nearest upstream</th></tr></thead>\n<tbody>\n", f);
 	for (size_t i = 0; i < n; i++)
 		write_row(f, &r->changes[idx[i]], policy);

@@ -1,4 +1,4 @@
-/* The JSON report, schema 1 (doc/formats.md, doc/treedrift-compare.schema.json).
+/* The JSON report, schema 2 (doc/formats.md, doc/treedrift-compare.schema.json).
  * Keys come in a fixed order and numbers in a fixed form, so that the same
  * result gives the same bytes. Strings are always valid UTF-8: a byte that
  * is not part of well-formed UTF-8 becomes U+FFFD, and path-like fields then
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report_impl.h"
+#include "treedrift/lines.h"
 #include "treedrift/annotate.h"
 #include "treedrift/json.h"
 #include "treedrift/origin.h"
@@ -119,10 +120,15 @@ static void json_totals(FILE *f, const td_totals_t *t, int build_info)
 		"    \"added_distance\": %" PRIu64 ",\n"
 		"    \"total_distance\": %" PRIu64 ",\n"
 		"    \"fallback_scored\": %" PRIu64 ",\n"
+		"    \"lines_added\": %" PRIu64 ",\n"
+		"    \"lines_removed\": %" PRIu64 ",\n"
+		"    \"lines_binary\": %" PRIu64 ",\n"
+		"    \"lines_missing\": %" PRIu64 ",\n"
 		"    \"total_risk\": ",
 		t->identical, t->modified, t->added, t->removed, t->skipped, t->mismatched,
 		t->added_bytes, t->removed_bytes, t->modified_distance, t->added_distance,
-		t->total_distance, t->fallback_scored);
+		t->total_distance, t->fallback_scored, t->lines_added, t->lines_removed,
+		t->lines_binary, t->lines_missing);
 	json_decimal(f, t->total_risk, 1, 0);
 	fputs(",\n    \"classes\": {", f);
 	for (td_class_t cls = TD_CLASS_CLEAN; cls < TD_CLASS_COUNT; cls++)
@@ -390,6 +396,20 @@ static void json_patches(FILE *f, const td_patch_set_t *s, int policy)
 	fputs(s->count ? "\n  ],\n" : "],\n", f);
 }
 
+/* A modified file's line counts; null where there are none. */
+static void json_lines(FILE *f, const td_change_t *c)
+{
+	fputs(", \"lines\": ", f);
+	json_cstr(f, td_lines_state_name(c->lines));
+	if (c->lines == TD_LINES_COUNTED)
+		fprintf(f, ", \"lines_added\": %" PRIu64 ", \"lines_removed\": %" PRIu64, c->lines_added,
+			c->lines_removed);
+	else
+		fputs(", \"lines_added\": null, \"lines_removed\": null", f);
+	fputs(", \"lines_missing\": ", f);
+	json_cstr(f, c->lines == TD_LINES_MISSING ? c->lines_missing : NULL);
+}
+
 static void json_change(FILE *f, const td_change_t *c, int policy, int build_info)
 {
 	const td_file_t *file = td_report_change_file(c);
@@ -423,6 +443,7 @@ static void json_change(FILE *f, const td_change_t *c, int policy, int build_inf
 	json_cstr(f, c->matches_version);
 	fputs(", \"version_match\": ", f);
 	json_cstr(f, td_version_match_name(c->version_match));
+	json_lines(f, c);
 	if (build_info)
 		json_built(f, c);
 	if (policy)
@@ -464,6 +485,10 @@ int td_report_json(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	json_bool(f, policy);
 	fputs(",\n  \"build_info\": ", f);
 	json_bool(f, build_info);
+	fputs(",\n  \"lines_counted\": ", f);
+	json_bool(f, r->lines_counted);
+	fputs(",\n  \"lines_missing\": ", f);
+	json_cstr(f, r->lines_missing);
 	fputs(",\n", f);
 	if (a->kernel)
 		json_kernel(f, a->kernel);

@@ -9,6 +9,7 @@
 #include "report_impl.h"
 #include "treedrift/origin.h"
 #include "treedrift/annotate.h"
+#include "treedrift/lines.h"
 #include "treedrift/rollup.h"
 #include "internal.h"
 
@@ -177,6 +178,24 @@ static void put_header(FILE *f, const td_analysis_t *a)
 		r->thresholds.clean_below, r->thresholds.clean_below, r->thresholds.dirty_above,
 		r->thresholds.dirty_above, r->len_diff ? "on" : "off");
 	put_kernel_header(f, a);
+	if (r->lines_missing) {
+		fputs("line counts missing: ", f);
+		put_escaped_str(f, r->lines_missing);
+		fputc('\n', f);
+	}
+}
+
+/* "+A −R", "(binary)" or "(lines missing)" after a modified file's path. */
+static void put_lines(FILE *f, const td_change_t *c)
+{
+	char text[TD_LINES_TEXT_MAX];
+
+	if (c->lines == TD_LINES_COUNTED)
+		fprintf(f, "  %s", td_lines_text(text, c));
+	else if (c->lines == TD_LINES_BINARY)
+		fputs("  (binary)", f);
+	else if (c->lines == TD_LINES_MISSING)
+		fputs("  (lines missing)", f);
 }
 
 static void put_annotations(FILE *f, const td_change_t *c, int policy)
@@ -219,6 +238,7 @@ static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int po
 	else
 		fprintf(f, " %4s  ", "-");
 	put_file_path(f, td_report_change_file(c));
+	put_lines(f, c);
 	put_annotations(f, c, policy);
 	fputc('\n', f);
 }
@@ -342,7 +362,15 @@ static void put_totals(FILE *f, const td_result_t *r, const td_view_t *v, int po
 	put_count(f, "identical", NULL, t->identical);
 	fputc('\n', f);
 	put_count(f, "modified", NULL, t->modified);
-	fprintf(f, "  distance %" PRIu64 "\n", t->modified_distance);
+	fprintf(f, "  distance %" PRIu64, t->modified_distance);
+	if (r->lines_counted) {
+		fprintf(f, ", lines +%" PRIu64 " \xe2\x88\x92%" PRIu64, t->lines_added, t->lines_removed);
+		if (t->lines_binary)
+			fprintf(f, ", %" PRIu64 " binary", t->lines_binary);
+		if (t->lines_missing)
+			fprintf(f, ", %" PRIu64 " without line counts", t->lines_missing);
+	}
+	fputc('\n', f);
 	put_count(f, "added", NULL, t->added);
 	fprintf(f, "  distance %" PRIu64 ", %" PRIu64 " bytes\n", t->added_distance, t->added_bytes);
 	put_count(f, "removed", NULL, t->removed);

@@ -1015,20 +1015,23 @@ static int list_random(td_tree_t *tree, td_source_t *src, const td_scan_opts_t *
  * is read as if that folder were the root. */
 static int strip_single_top(td_tree_t *tree)
 {
-	const char *first;
+	char *first;
 	size_t n;
 
 	if (!tree->count)
 		return TD_OK;
-	first = tree->files[0].path;
-	n = strcspn(first, "/");
-	if (first[n] != '/')
+	n = strcspn(tree->files[0].path, "/");
+	if (tree->files[0].path[n] != '/')
 		return TD_OK;
 	for (size_t i = 0; i < tree->count; i++) {
 		const td_file_t *f = &tree->files[i];
-		if (f->path_len <= n + 1 || memcmp(f->path, first, n + 1))
+		if (f->path_len <= n + 1 || memcmp(f->path, tree->files[0].path, n + 1))
 			return TD_OK;
 	}
+	/* a copy: files[0].path loses the folder in the loop below, and the
+	 * hard link targets after it are compared with the folder */
+	if (!(first = td_strndup(tree->files[0].path, n + 1)))
+		return TD_ENOMEM;
 	for (size_t i = 0; i < tree->count; i++) {
 		td_file_t *f = &tree->files[i];
 		memmove(f->path, f->path + n + 1, f->path_len - n);
@@ -1039,6 +1042,7 @@ static int strip_single_top(td_tree_t *tree)
 			f->link_len -= n + 1;
 		}
 	}
+	free(first);
 	return TD_OK;
 }
 
@@ -1129,8 +1133,10 @@ int td_scan_list(td_tree_t **out, td_source_t *src, const td_scan_opts_t *opts,
 	rc = sequential ? list_sequential(tree, src, opts, stats, err) : list_random(tree, src, opts, err);
 	if (rc)
 		goto fail;
-	if (sequential && td_source_auto_strip(src) && (rc = strip_single_top(tree)))
+	if (sequential && td_source_auto_strip(src) && strip_single_top(tree)) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
 		goto fail;
+	}
 	if ((rc = sort_and_merge_duplicates(tree)) || (sequential && (rc = resolve_hardlinks(tree)))) {
 		td_error_set(err, rc, "out of memory");
 		goto fail;

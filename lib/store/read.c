@@ -336,6 +336,10 @@ int td_db_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 	}
 	if ((rc = find_version(db, label, &vid, &file_count, &t->meta, err)) != TD_OK)
 		goto out;
+	if (td_meta_set(&t->meta.database, db->path)) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory loading '%s'", db->path);
+		goto out;
+	}
 	if (file_count && file_count <= TD_DB_LOAD_RESERVE_MAX) {
 		void *p = NULL;
 		size_t cap = 0;

@@ -10,7 +10,7 @@ stages="base digest source scan store load match classify kernel patch analysis 
 # The stage that implements each public header.
 declare -A public=(
 	[common]=base [glob]=base [json]=base [text]=base [tree]=base [tlsh]=digest [digest]=digest [source]=source
-	[scan]=scan [store]=store [load]=load [compare]=match [origin]=match [base]=match
+	[scan]=scan [store]=store [load]=load [compare]=match [origin]=match [base]=match [lines]=match
 	[policy]=classify [maintainers]=classify [arch]=kernel [kconfig]=kernel [kbuild]=kernel
 	[patch]=patch [annotate]=analysis [rollup]=analysis [trend]=analysis [analysis]=analysis
 	[report]=report [treedrift]=report

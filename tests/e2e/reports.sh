@@ -90,7 +90,7 @@ import re, sys
 for line in open(sys.argv[1], encoding="utf-8"):
     if re.match(r"^\| .* \| (modified|added) \|", line):
         cells = re.split(r"(?<!\\)\|", line.strip())[1:-1]
-        assert len(cells) == 7, line
+        assert len(cells) == 8, line
 PY
 
 # CycloneDX: schema-valid, the pedigree names upstream, one file component per patch

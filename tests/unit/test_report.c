@@ -210,6 +210,18 @@ static void fixture_init(td_result_t *r, int with_policy)
 	c[C_HEADER]->version_match = TD_VERSION_MATCH_BACKPORT;
 	score(c[C_SCHED], 312, TD_CLASS_DIRTY, 0);
 	score(c[C_EVIL], 300, TD_CLASS_NEW, 0);
+	/* line counts: counted, binary, and missing for a reason told once */
+	r->lines_counted = 1;
+	r->lines_missing = "upstream is a database scanned from a directory, which keeps no content";
+	c[C_NASTY]->lines = TD_LINES_MISSING;
+	c[C_NASTY]->lines_missing = r->lines_missing;
+	c[C_GPU_OLD]->lines = TD_LINES_COUNTED;
+	c[C_GPU_OLD]->lines_added = 12;
+	c[C_GPU_OLD]->lines_removed = 3;
+	c[C_HEADER]->lines = TD_LINES_BINARY;
+	c[C_SCHED]->lines = TD_LINES_COUNTED;
+	c[C_SCHED]->lines_added = 410;
+	c[C_SCHED]->lines_removed = 95;
 
 	if (with_policy) {
 		set_policy(c[C_MAKEFILE], "build", 0.5, 2);
@@ -436,7 +448,7 @@ static char *expected_paths(const td_result_t *r, const td_view_t *v, int with_o
 		const td_change_t *c = &r->changes[idx[i]];
 		const td_file_t *file = c->target ? c->target : c->upstream;
 		if (with_origin)
-			fputs("14 ", f);
+			fputs("17 ", f);
 		hex_append(f, file->path, file->path_len);
 		if (with_origin) {
 			fputc(' ', f);
@@ -814,7 +826,7 @@ static void test_json(void)
 	CHECK(strstr(out, "\"total_risk\": null,") != NULL);
 	free(out);
 	out = render(td_report_csv, &r, &v, &len);
-	CHECK(strstr(out, "\r\nkernel/sched/core.c,modified,dirty,312,0,310000,300000,,,,core,,yes,\r\n") != NULL);
+	CHECK(strstr(out, "\r\nkernel/sched/core.c,modified,dirty,312,0,310000,300000,,,,core,,yes,,counted,410,95\r\n") != NULL);
 	free(out);
 	fixture_release(&r);
 
@@ -842,7 +854,7 @@ static const char csv_check_py[] =
 	"    raw = fh.read()\n"
 	"rows = list(csv.reader(io.StringIO(raw, newline=''), strict=True))\n"
 	"header = 'path,status,class,distance,fallback,size,upstream_size,origin,origin_distance,' \\\n"
-	"    'matches_version,policy_class,risk,built,version_match'.split(',')\n"
+	"    'matches_version,policy_class,risk,built,version_match,lines,lines_added,lines_removed'.split(',')\n"
 	"assert rows[0] == header, rows[0]\n"
 	"again = io.StringIO(newline='')\n"
 	"csv.writer(again, lineterminator='\\r\\n').writerows(rows)\n"
@@ -868,7 +880,7 @@ static void test_csv(void)
 	out = render(td_report_csv, &r, &v, &len);
 	check_golden("csv", out, len);
 	check_csv_parses(&r, &v, out, len);
-	CHECK(strstr(out, "\r\n\"a\n\"\"<script>,\xff.c\",modified,dirty,210,1,44,40,,,,,,,\r\n") != NULL);
+	CHECK(strstr(out, "\r\n\"a\n\"\"<script>,\xff.c\",modified,dirty,210,1,44,40,,,,,,,,missing,,\r\n") != NULL);
 	free(out);
 
 	v.show_identical = 1;

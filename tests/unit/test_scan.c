@@ -373,6 +373,38 @@ static void test_stream(void)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* An archive with one top folder loses it, hard link targets too: a hard
+ * link takes the digest of the member it names. */
+static void test_hardlink_under_top(void)
+{
+	char cmd[PATH_MAX * 2], spec[PATH_MAX];
+	td_source_t *src = NULL;
+	td_tree_t *t = NULL;
+	td_error_t err = { 0 };
+	const td_file_t *a, *h;
+
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; mkdir -p hl/top; printf 'content\\n' >hl/top/a.txt; "
+		 "ln hl/top/a.txt hl/top/b-hard; tar cf hl.tar -C hl top; rm -r hl", root);
+	CHECK_INT(system(cmd), 0);
+	path_of(spec, sizeof(spec), "hl.tar");
+	CHECK_INT(td_source_open(&src, spec, NULL, &err), 0);
+	if (src)
+		CHECK_INT(td_scan(&t, src, NULL, NULL, &err), 0);
+	if (t) {
+		a = td_tree_find(t, "a.txt", 5);
+		h = td_tree_find(t, "b-hard", 6);
+		CHECK(a && h);
+		if (a && h) {
+			CHECK_INT(h->type, TD_ENTRY_FILE);
+			CHECK(h->has_digest && !memcmp(h->digest.sha256, a->digest.sha256, TD_SHA256_BYTES));
+		}
+	}
+	td_tree_free(t);
+	td_source_free(src);
+	unlink(spec);
+}
+
 int main(void)
 {
 	check_tmpdir(root, sizeof(root), "scan");
@@ -380,6 +412,7 @@ int main(void)
 	test_changed_between_list_and_read(4);
 	test_links_outside();
 	test_stream();
+	test_hardlink_under_top();
 	rmdir(root);
 	return check_finish();
 }

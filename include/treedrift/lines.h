@@ -1,0 +1,58 @@
+/* Line counts of the modified files of a comparison, as `git diff --numstat`
+ * gives them: both sides' content is read again where it can be (a
+ * directory, a git revision, an archive, or a database version scanned from
+ * git whose repository is still there, by the blob ids it keeps, or from a
+ * directory whose files are as the scan found them) and diffed with libgit2
+ * and git's default algorithm. */
+#ifndef TREEDRIFT_LINES_H
+#define TREEDRIFT_LINES_H
+
+#include <stdint.h>
+
+#include "treedrift/common.h"
+#include "treedrift/compare.h"
+#include "treedrift/source.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A side of a file larger than this is not read: its counts are missing. */
+#define TD_LINES_DEFAULT_MAX_FILE_BYTES (64u << 20)
+/* Archive content held at once while its files are diffed. */
+#define TD_LINES_DEFAULT_HELD_BYTES (256u << 20)
+
+typedef struct td_lines_opts {
+	unsigned jobs;             /* threads; 0 = online CPUs */
+	td_source_opts_t source;   /* as the trees were loaded: an archive side is read
+				    * again with its strip_components and no_auto_strip */
+	uint64_t max_file_bytes;   /* 0 = TD_LINES_DEFAULT_MAX_FILE_BYTES */
+	uint64_t held_bytes;       /* 0 = TD_LINES_DEFAULT_HELD_BYTES */
+} td_lines_opts_t;
+
+TD_EXTERN void td_lines_opts_init(td_lines_opts_t *o);
+
+/* Fill the line counts (td_change_t.lines, lines_added, lines_removed) of
+ * every modified file or symlink of r, set r->lines_counted and update the
+ * totals. Each side is read from where its tree came from (its meta): a
+ * directory or git revision file by file on opts->jobs threads, an archive
+ * in one pass that keeps only the wanted members (at most held_bytes at a
+ * time). Content that cannot be read is no error: those files get
+ * TD_LINES_MISSING and a reason, and a side that cannot be read at all
+ * (a database scanned from an archive, or whose repository or directory is
+ * gone) sets r->lines_missing. Returns 0, or TD_ENOMEM / TD_EGIT with
+ * err set. opts may be NULL. */
+TD_EXTERN int td_lines_count(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err);
+
+/* "counted", "binary" or "missing"; NULL for TD_LINES_NONE. */
+TD_EXTERN const char *td_lines_state_name(td_lines_state_t s);
+
+/* The counts of c as the human reports show them: "+12 −3" (the minus is
+ * U+2212), "binary", "missing", or "" when not counted. Returns out. */
+#define TD_LINES_TEXT_MAX 48
+TD_EXTERN const char *td_lines_text(char out[TD_LINES_TEXT_MAX], const td_change_t *c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

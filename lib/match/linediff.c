@@ -1,0 +1,87 @@
+/* Line counts through libgit2's git_diff_buffers: only the callbacks that
+ * count run, no patch text is built. */
+#include <string.h>
+
+#include <git2.h>
+
+#include "internal.h"
+#include "linediff.h"
+
+uint64_t td_line_count(const void *buf, size_t len)
+{
+	const char *p = buf, *end = p + len;
+	uint64_t n = 0;
+
+	if (!len)
+		return 0;
+	while ((p = memchr(p, '\n', (size_t)(end - p)))) {
+		n++;
+		if (++p == end)
+			return n;
+	}
+	return n + 1;
+}
+
+static int on_file(const git_diff_delta *delta, float progress, void *payload)
+{
+	td_linediff_t *out = payload;
+
+	(void)progress;
+	if (delta->flags & GIT_DIFF_FLAG_BINARY)
+		out->binary = 1;
+	return 0;
+}
+
+static int on_binary(const git_diff_delta *delta, const git_diff_binary *binary, void *payload)
+{
+	td_linediff_t *out = payload;
+
+	(void)delta;
+	(void)binary;
+	out->binary = 1;
+	return 0;
+}
+
+static int on_line(const git_diff_delta *delta, const git_diff_hunk *hunk, const git_diff_line *line,
+		   void *payload)
+{
+	td_linediff_t *out = payload;
+
+	(void)delta;
+	(void)hunk;
+	if (line->origin == GIT_DIFF_LINE_ADDITION)
+		out->added++;
+	else if (line->origin == GIT_DIFF_LINE_DELETION)
+		out->removed++;
+	return 0;
+}
+
+int td_linediff(td_linediff_t *out, const void *old_buf, size_t old_len, const void *new_buf,
+		size_t new_len, td_error_t *err)
+{
+	git_diff_options opts;
+	const git_error *e;
+	int rc = TD_OK;
+
+	memset(out, 0, sizeof(*out));
+	out->old_lines = td_line_count(old_buf, old_len);
+	out->new_lines = td_line_count(new_buf, new_len);
+	if (git_libgit2_init() < 0)
+		return td_error_set(err, TD_EGIT, "unable to initialize libgit2");
+	if (git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION) ||
+	    git_diff_buffers(old_len ? old_buf : NULL, old_len, NULL, new_len ? new_buf : NULL, new_len, NULL,
+			     &opts, on_file, on_binary, NULL, on_line, out)) {
+		e = git_error_last();
+		rc = td_error_set(err, e && e->klass == GIT_ERROR_NOMEMORY ? TD_ENOMEM : TD_EGIT,
+				  "unable to diff: %s", e && e->message ? e->message : "unknown libgit2 error");
+		memset(out, 0, sizeof(*out));
+		goto out;
+	}
+	if (out->binary)
+		out->added = out->removed = 0;
+	else
+		out->unchanged = out->old_lines - out->removed;
+out:
+	git_libgit2_shutdown();
+	return rc;
+}

@@ -1,0 +1,796 @@
+/* Line counts of modified files: read both sides again and diff them
+ * (linediff.c). A directory or git side is read file by file by a pool of
+ * threads; an archive side in one pass that holds only the wanted members,
+ * a batch at a time, each batch diffed before the pass goes on. */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <git2.h>
+#include <openssl/evp.h>
+
+#include "internal.h"
+#include "linediff.h"
+#include "source_impl.h"
+#include "treedrift/lines.h"
+
+/* Threads at most, whatever opts.jobs says. */
+#define LINES_MAX_THREADS 256
+/* A worker's read buffer over this size is freed after its file. */
+#define LINES_KEEP_BUFFER_BYTES (4u << 20)
+
+enum { UP = 0, TG = 1 };
+
+/* Why one side of one file could not be read. */
+enum cause { C_TOO_LARGE, C_CHANGED, C_VANISHED, C_UNREADABLE, C_HARDLINK, C_NOT_FOUND, C_COUNT };
+
+static const char *const file_reasons[2][C_COUNT] = {
+	{ "the upstream file is over the size limit for line counts",
+	  "the upstream file changed after it was read",
+	  "the upstream file vanished after it was read",
+	  "the upstream file cannot be read",
+	  "the upstream file is a hard link in the archive",
+	  "the upstream file is not in the archive any more" },
+	{ "the target file is over the size limit for line counts",
+	  "the target file changed after it was read",
+	  "the target file vanished after it was read",
+	  "the target file cannot be read",
+	  "the target file is a hard link in the archive",
+	  "the target file is not in the archive any more" },
+};
+
+static const char *const side_names[2] = { "upstream", "target" };
+
+typedef struct side {
+	const td_tree_t *tree;
+	td_source_t *src;      /* NULL when the side is not read */
+	int archive;           /* src is sequential */
+	const char *missing;   /* kept by the result: why the side cannot be read */
+	atomic_int used;       /* a file's counts are missing for that reason */
+	int32_t *job_of;       /* archives: index in tree->files -> job, -1 for none */
+} side_t;
+
+typedef struct job {
+	td_change_t *c;
+	uint8_t *held[2];      /* archive content of that side; owned until the batch is done */
+	size_t held_len[2];
+	const char *missing[2];/* static: why that side could not be read in the pass */
+	int in_pass;           /* two archives: wanted in the current pass over the target */
+	int done;
+} job_t;
+
+typedef struct lines_ctx {
+	td_result_t *r;
+	side_t side[2];
+	job_t *jobs;
+	size_t njobs;
+	uint64_t max_file_bytes;
+	uint64_t held_bytes;
+	unsigned threads;
+	const td_source_opts_t *source_opts; /* to open an archive again */
+	/* the batch the workers take from */
+	const size_t *batch;
+	size_t nbatch;
+	atomic_size_t next;
+	atomic_int failed;
+	pthread_mutex_t lock;
+	td_error_t err;        /* the first failure, under lock */
+} lines_ctx_t;
+
+static const td_file_t *side_file(const td_change_t *c, int s)
+{
+	return s == UP ? c->upstream : c->target;
+}
+
+static int wants_content(const td_change_t *c, int s)
+{
+	return side_file(c, s)->type == TD_ENTRY_FILE;
+}
+
+static void fail(lines_ctx_t *x, const td_error_t *e)
+{
+	pthread_mutex_lock(&x->lock);
+	if (!atomic_load(&x->failed)) {
+		x->err = *e;
+		atomic_store(&x->failed, 1);
+	}
+	pthread_mutex_unlock(&x->lock);
+}
+
+static enum cause cause_of(const char *skip_reason)
+{
+	if (skip_reason && !strcmp(skip_reason, TD_SKIP_CHANGED))
+		return C_CHANGED;
+	if (skip_reason && !strcmp(skip_reason, TD_SKIP_VANISHED))
+		return C_VANISHED;
+	return C_UNREADABLE;
+}
+
+/* ---- one side's content, on a worker ---- */
+
+typedef struct worker_buf {
+	uint8_t *data;
+	size_t cap;
+} worker_buf_t;
+
+/* Read a file of a random-access side whole into wb. 0 with *data set,
+ * 0 with *missing set, or TD_ENOMEM. */
+static int read_direct(lines_ctx_t *x, worker_buf_t *wb, int s, const td_file_t *f, const uint8_t **data,
+		       size_t *len, const char **missing)
+{
+	td_error_t err = { 0 };
+	const char *skip = NULL;
+	size_t need;
+	int rc;
+
+	if (f->size_bytes > x->max_file_bytes) {
+		*missing = file_reasons[s][C_TOO_LARGE];
+		return TD_OK;
+	}
+	need = (size_t)f->size_bytes + 1;
+	if (need > wb->cap) {
+		uint8_t *p = realloc(wb->data, need);
+		if (!p)
+			return TD_ENOMEM;
+		wb->data = p;
+		wb->cap = need;
+	}
+	rc = td_source_read_all(x->side[s].src, f, wb->data, need, len, &skip, &err);
+	if (rc == TD_ENOMEM)
+		return rc;
+	if (rc) {
+		*missing = file_reasons[s][cause_of(skip)];
+		return TD_OK;
+	}
+	*data = wb->data;
+	return TD_OK;
+}
+
+/* Side s of job j: a symlink's target text, held archive content, or a
+ * file read now. Sets *data or *missing; returns 0 or TD_ENOMEM. */
+static int content(lines_ctx_t *x, worker_buf_t *wb, job_t *j, int s, const uint8_t **data, size_t *len,
+		   const char **missing)
+{
+	const td_file_t *f = side_file(j->c, s);
+	side_t *sd = &x->side[s];
+
+	*data = NULL;
+	*len = 0;
+	*missing = NULL;
+	if (f->type == TD_ENTRY_SYMLINK) {
+		*data = (const uint8_t *)(f->link_target ? f->link_target : "");
+		*len = f->link_len;
+		return TD_OK;
+	}
+	if (sd->missing) {
+		*missing = sd->missing;
+		atomic_store(&sd->used, 1);
+		return TD_OK;
+	}
+	if (j->missing[s]) {
+		*missing = j->missing[s];
+		return TD_OK;
+	}
+	if (sd->archive) {
+		if (!j->held[s]) {
+			*missing = file_reasons[s][C_NOT_FOUND];
+			return TD_OK;
+		}
+		*data = j->held[s];
+		*len = j->held_len[s];
+		return TD_OK;
+	}
+	return read_direct(x, wb, s, f, data, len, missing);
+}
+
+static int count_job(lines_ctx_t *x, worker_buf_t wb[2], job_t *j, td_error_t *err)
+{
+	const uint8_t *data[2];
+	size_t len[2];
+	const char *missing[2];
+	td_linediff_t d;
+	td_change_t *c = j->c;
+	int rc;
+
+	if (j->done)
+		return TD_OK;
+	for (int s = UP; s <= TG; s++)
+		if ((rc = content(x, &wb[s], j, s, &data[s], &len[s], &missing[s])))
+			return td_error_set(err, rc, "out of memory");
+	j->done = 1;
+	if (missing[UP] || missing[TG]) {
+		c->lines = TD_LINES_MISSING;
+		c->lines_missing = missing[UP] ? missing[UP] : missing[TG];
+		return TD_OK;
+	}
+	if ((rc = td_linediff(&d, data[UP], len[UP], data[TG], len[TG], err)))
+		return rc;
+	c->lines = d.binary ? TD_LINES_BINARY : TD_LINES_COUNTED;
+	c->lines_added = d.added;
+	c->lines_removed = d.removed;
+	return TD_OK;
+}
+
+static void *worker(void *arg)
+{
+	lines_ctx_t *x = arg;
+	worker_buf_t wb[2] = { { 0 }, { 0 } };
+	td_error_t err = { 0 };
+
+	while (!atomic_load(&x->failed)) {
+		size_t i = atomic_fetch_add(&x->next, 1);
+		if (i >= x->nbatch)
+			break;
+		if (count_job(x, wb, &x->jobs[x->batch[i]], &err)) {
+			fail(x, &err);
+			break;
+		}
+		/* a rare big file's buffer is not kept for the small ones after it */
+		for (int s = UP; s <= TG; s++)
+			if (wb[s].cap > LINES_KEEP_BUFFER_BYTES) {
+				free(wb[s].data);
+				wb[s].data = NULL;
+				wb[s].cap = 0;
+			}
+	}
+	free(wb[UP].data);
+	free(wb[TG].data);
+	return NULL;
+}
+
+/* Count the jobs of batch on the threads (this one among them). */
+static int run_batch(lines_ctx_t *x, const size_t *batch, size_t n, td_error_t *err)
+{
+	pthread_t tid[LINES_MAX_THREADS];
+	unsigned started = 0, want = x->threads;
+
+	if (!n)
+		return TD_OK;
+	x->batch = batch;
+	x->nbatch = n;
+	atomic_store(&x->next, 0);
+	if (want > n)
+		want = (unsigned)n;
+	for (unsigned i = 1; i < want; i++, started++)
+		if (pthread_create(&tid[started], NULL, worker, x))
+			break;
+	worker(x);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	if (atomic_load(&x->failed)) {
+		*err = x->err;
+		return x->err.code ? x->err.code : TD_EGIT;
+	}
+	return TD_OK;
+}
+
+/* ---- archives: one pass, a batch at a time ---- */
+
+static void drop_held(job_t *j, int s)
+{
+	free(j->held[s]);
+	j->held[s] = NULL;
+	j->held_len[s] = 0;
+}
+
+static int same_sha256(const uint8_t *data, size_t len, const td_file_t *f)
+{
+	uint8_t md[EVP_MAX_MD_SIZE];
+	unsigned int md_len = 0;
+
+	if (!f->has_digest || f->digest.sha_only)
+		return len == f->size_bytes;
+	if (!EVP_Digest(data, len, md, &md_len, EVP_sha256(), NULL) || md_len != TD_SHA256_BYTES)
+		return 0;
+	return !memcmp(md, f->digest.sha256, TD_SHA256_BYTES);
+}
+
+/* The tree path of a member: without the single top folder when the scan
+ * dropped it (td_scan_list's auto strip), which the first member shows:
+ * its path as listed is not in the tree then. */
+typedef struct strip {
+	int decided;
+	size_t len;            /* bytes to drop, "top/" */
+	char *top;
+} strip_t;
+
+static int decide_strip(strip_t *st, const td_source_t *src, const td_tree_t *t, const td_file_t *e)
+{
+	size_t n;
+
+	st->decided = 1;
+	if (!td_source_auto_strip(src))
+		return TD_OK;
+	n = strcspn(e->path, "/");
+	if (n >= e->path_len || td_tree_find(t, e->path, e->path_len))
+		return TD_OK;
+	if (!(st->top = td_strndup(e->path, n + 1)))
+		return TD_ENOMEM;
+	st->len = n + 1;
+	return TD_OK;
+}
+
+static const td_file_t *find_member(const strip_t *st, const td_tree_t *t, const td_file_t *e)
+{
+	if (!st->len)
+		return td_tree_find(t, e->path, e->path_len);
+	if (e->path_len <= st->len || memcmp(e->path, st->top, st->len))
+		return NULL;
+	return td_tree_find(t, e->path + st->len, e->path_len - st->len);
+}
+
+/* Hold member e of side s for job j (the tree's file f), or say why not. */
+static int hold_member(lines_ctx_t *x, int s, job_t *j, const td_file_t *f, const td_file_t *e,
+		       uint64_t *held)
+{
+	td_error_t err = { 0 };
+	const char *skip = NULL;
+	uint8_t *buf;
+	size_t len = 0;
+	int rc;
+
+	if (e->link_target) {
+		j->missing[s] = file_reasons[s][C_HARDLINK];
+		return TD_OK;
+	}
+	if (e->size_bytes > x->max_file_bytes || f->size_bytes > x->max_file_bytes) {
+		j->missing[s] = file_reasons[s][C_TOO_LARGE];
+		return TD_OK;
+	}
+	if (!(buf = malloc((size_t)e->size_bytes + 1)))
+		return TD_ENOMEM;
+	rc = td_source_read_all(x->side[s].src, e, buf, (size_t)e->size_bytes + 1, &len, &skip, &err);
+	if (rc == TD_ENOMEM) {
+		free(buf);
+		return rc;
+	}
+	if (rc || !same_sha256(buf, len, f)) {
+		free(buf);
+		j->missing[s] = file_reasons[s][rc ? cause_of(skip) : C_CHANGED];
+		return TD_OK;
+	}
+	j->held[s] = buf;
+	j->held_len[s] = len;
+	*held += len;
+	return TD_OK;
+}
+
+typedef struct pass {
+	int s;                 /* the side read */
+	int only_marked;       /* hold only jobs with in_pass set */
+	uint64_t budget;       /* flush when this much is held */
+	size_t *batch;         /* jobs resolved since the last flush */
+	size_t n;
+	/* what to do with a batch: count it, or (upstream of two archives)
+	 * read the target for it first */
+	int (*flush)(lines_ctx_t *x, struct pass *p, td_error_t *err);
+} pass_t;
+
+static void pass_resolve(pass_t *p, size_t ji)
+{
+	p->batch[p->n++] = ji;
+}
+
+/* Read side p->s from its first member to its last, holding what the jobs
+ * want; p->flush runs on each batch of p->budget bytes and at the end. */
+static int archive_pass(lines_ctx_t *x, pass_t *p, td_error_t *err)
+{
+	side_t *sd = &x->side[p->s];
+	strip_t st = { 0 };
+	uint64_t held = 0;
+	td_file_t e;
+	td_error_t lerr = { 0 };
+	int rc = TD_OK, more;
+
+	memset(&e, 0, sizeof(e));
+	p->n = 0;
+	while ((more = td_source_next(sd->src, &e, &lerr)) > 0) {
+		const td_file_t *f;
+		int32_t ji;
+
+		if (!st.decided && (rc = decide_strip(&st, sd->src, sd->tree, &e)))
+			goto nomem;
+		if (e.type == TD_ENTRY_FILE && (f = find_member(&st, sd->tree, &e)) &&
+		    (ji = sd->job_of[f - sd->tree->files]) >= 0) {
+			job_t *j = &x->jobs[ji];
+			if (!j->done && !j->held[p->s] && !j->missing[p->s] && (!p->only_marked || j->in_pass)) {
+				if ((rc = hold_member(x, p->s, j, f, &e, &held)))
+					goto nomem;
+				pass_resolve(p, (size_t)ji);
+			}
+		}
+		td_file_release(&e);
+		if (held >= p->budget) {
+			if ((rc = p->flush(x, p, err)))
+				goto out;
+			held = 0;
+			p->n = 0;
+		}
+	}
+	/* An archive that ends in an error: what it did not give is missing. */
+	(void)more;
+	for (size_t i = 0; i < x->njobs; i++) {
+		job_t *j = &x->jobs[i];
+		if (!j->done && wants_content(j->c, p->s) && !j->held[p->s] && !j->missing[p->s] &&
+		    (!p->only_marked || j->in_pass)) {
+			j->missing[p->s] = file_reasons[p->s][C_NOT_FOUND];
+			pass_resolve(p, i);
+		}
+	}
+	rc = p->flush(x, p, err);
+	p->n = 0;
+	goto out;
+nomem:
+	rc = td_error_set(err, rc, "out of memory");
+out:
+	td_file_release(&e);
+	free(st.top);
+	return rc;
+}
+
+/* Count a batch, then let its content go. */
+static int flush_count(lines_ctx_t *x, pass_t *p, td_error_t *err)
+{
+	int rc = run_batch(x, p->batch, p->n, err);
+
+	for (size_t i = 0; i < p->n; i++) {
+		drop_held(&x->jobs[p->batch[i]], UP);
+		drop_held(&x->jobs[p->batch[i]], TG);
+	}
+	return rc;
+}
+
+/* Reopen a sequential side for another pass. */
+static int reopen(lines_ctx_t *x, int s, td_error_t *err)
+{
+	td_source_opts_t so;
+	side_t *sd = &x->side[s];
+	char *spec;
+	size_t n = strlen(sd->tree->meta.root) + sizeof("archive:");
+	int rc;
+
+	if (!(spec = malloc(n)))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	snprintf(spec, n, "archive:%s", sd->tree->meta.root);
+	memset(&so, 0, sizeof(so));
+	so.strip_components = x->source_opts->strip_components;
+	so.no_auto_strip = x->source_opts->no_auto_strip;
+	td_source_free(sd->src);
+	sd->src = NULL;
+	rc = td_source_open(&sd->src, spec, &so, err);
+	free(spec);
+	return rc;
+}
+
+/* Two archives: a batch of upstream content is held; read the target
+ * archive once more for the same files, then count them. */
+static int flush_both(lines_ctx_t *x, pass_t *p, td_error_t *err)
+{
+	size_t *batch2 = NULL;
+	pass_t q;
+	int rc;
+
+	if (!p->n)
+		return TD_OK;
+	if (!(batch2 = td_malloc_array(x->njobs, sizeof(*batch2))))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	for (size_t i = 0; i < p->n; i++)
+		x->jobs[p->batch[i]].in_pass = 1;
+	memset(&q, 0, sizeof(q));
+	q.s = TG;
+	q.only_marked = 1;
+	q.budget = UINT64_MAX;
+	q.batch = batch2;
+	q.flush = flush_count;
+	if ((rc = reopen(x, TG, err)) == TD_OK)
+		rc = archive_pass(x, &q, err);
+	else {
+		/* the target archive went away meanwhile */
+		for (size_t i = 0; i < p->n; i++)
+			x->jobs[p->batch[i]].missing[TG] = file_reasons[TG][C_NOT_FOUND];
+		rc = TD_OK;
+	}
+	/* jobs whose target is a symlink were not in the target pass */
+	if (!rc)
+		rc = flush_count(x, p, err);
+	for (size_t i = 0; i < p->n; i++)
+		x->jobs[p->batch[i]].in_pass = 0;
+	free(batch2);
+	return rc;
+}
+
+/* ---- the sides ---- */
+
+static const char *kind_phrase(const char *kind)
+{
+	if (kind && !strcmp(kind, "dir"))
+		return "a directory";
+	if (kind && !strcmp(kind, "archive"))
+		return "an archive";
+	return "a source it does not keep";
+}
+
+/* Keep a reason with the result; sets *out. */
+static int keep_reason(td_result_t *r, const char **out, td_error_t *err, const char *fmt, ...)
+	TD_PRINTF(4, 5);
+
+static int keep_reason(td_result_t *r, const char **out, td_error_t *err, const char *fmt, ...)
+{
+	char buf[1536];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (td_result_keep_string(r, buf, out))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	return TD_OK;
+}
+
+/* A database scanned from git whose repository cannot be opened: name the
+ * repository (root is "git:REPO@COMMIT") and say whether it is gone. */
+static int db_repo_gone(lines_ctx_t *x, side_t *sd, const char *name, const char *why, td_error_t *err)
+{
+	const char *root = sd->tree->meta.root + 4, *at = strrchr(root, '@');
+	int len = at ? (int)(at - root) : (int)strlen(root);
+	char repo[1024];
+	struct stat st;
+
+	snprintf(repo, sizeof(repo), "%.*s", len, root);
+	if (stat(repo, &st))
+		return keep_reason(x->r, &sd->missing, err,
+				   "%s is a database without its repository ('%s' is gone)", name, repo);
+	return keep_reason(x->r, &sd->missing, err, "%s is a database whose repository cannot be read (%s)",
+			   name, why);
+}
+
+/* A database version scanned from git or from a directory. */
+static int db_readable(const td_tree_meta_t *m)
+{
+	if (!m->source_kind || !m->root)
+		return 0;
+	if (!strcmp(m->source_kind, "git"))
+		return !strncmp(m->root, "git:", 4);
+	return !strcmp(m->source_kind, "dir") && m->root[0] == '/';
+}
+
+/* Open side s where its tree came from, or keep why it cannot be read. */
+static int side_open(lines_ctx_t *x, int s, const td_source_opts_t *so, td_error_t *err)
+{
+	side_t *sd = &x->side[s];
+	const td_tree_meta_t *m = &sd->tree->meta;
+	const char *name = side_names[s];
+	td_source_opts_t o;
+	td_error_t oerr = { 0 };
+	char *spec = NULL;
+	size_t n;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	/* A database keeps no content, but git's blobs stay in the repository
+	 * and a directory's files where they were: each is read only when it
+	 * still has the size, mtime and inode the scan recorded. */
+	if (m->database && !db_readable(m))
+		return keep_reason(x->r, &sd->missing, err,
+				   "%s is a database scanned from %s, which keeps no content", name,
+				   kind_phrase(m->source_kind));
+	if (!m->root || !*m->root || !m->source_kind)
+		return keep_reason(x->r, &sd->missing, err, "%s does not say where it was read from", name);
+	if (!strcmp(m->source_kind, "archive")) {
+		o.strip_components = so->strip_components;
+		o.no_auto_strip = so->no_auto_strip;
+	}
+	n = strlen(m->root) + sizeof("archive:");
+	if (!(spec = malloc(n)))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	snprintf(spec, n, "%s%s", strcmp(m->source_kind, "archive") ? "" : "archive:", m->root);
+	rc = td_source_open(&sd->src, spec, &o, &oerr);
+	free(spec);
+	if (rc == TD_ENOMEM)
+		return td_error_set(err, rc, "out of memory");
+	if (!rc && strcmp(td_source_kind(sd->src), m->source_kind)) {
+		td_source_free(sd->src);
+		sd->src = NULL;
+		rc = td_error_set(&oerr, TD_EINVAL, "'%s' is no longer %s", m->root, kind_phrase(m->source_kind));
+	}
+	if (rc && m->database && !strcmp(m->source_kind, "dir"))
+		return keep_reason(x->r, &sd->missing, err,
+				   "%s is a database scanned from a directory that cannot be read (%s)", name,
+				   oerr.msg);
+	if (rc && m->database)
+		return db_repo_gone(x, sd, name, oerr.msg, err);
+	if (rc)
+		return keep_reason(x->r, &sd->missing, err, "%s cannot be read again (%s)", name, oerr.msg);
+	sd->archive = !td_source_random_access(sd->src);
+	return TD_OK;
+}
+
+static int index_jobs(lines_ctx_t *x, int s, td_error_t *err)
+{
+	side_t *sd = &x->side[s];
+
+	if (!(sd->job_of = td_malloc_array(sd->tree->count ? sd->tree->count : 1, sizeof(int32_t))))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	for (size_t i = 0; i < sd->tree->count; i++)
+		sd->job_of[i] = -1;
+	for (size_t i = 0; i < x->njobs; i++)
+		if (wants_content(x->jobs[i].c, s))
+			sd->job_of[side_file(x->jobs[i].c, s) - sd->tree->files] = (int32_t)i;
+	return TD_OK;
+}
+
+static unsigned thread_count(const td_lines_opts_t *o)
+{
+	long n;
+
+	if (o->jobs)
+		return o->jobs > LINES_MAX_THREADS ? LINES_MAX_THREADS : o->jobs;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > LINES_MAX_THREADS ? LINES_MAX_THREADS : (unsigned)n;
+}
+
+static int countable(const td_change_t *c)
+{
+	const td_file_t *u = c->upstream, *t = c->target;
+
+	return c->status == TD_STATUS_MODIFIED && u && t &&
+	       (u->type == TD_ENTRY_FILE || u->type == TD_ENTRY_SYMLINK) &&
+	       (t->type == TD_ENTRY_FILE || t->type == TD_ENTRY_SYMLINK);
+}
+
+/* r->lines_missing: the reasons of the sides that cost a file its counts. */
+static int set_result_reason(lines_ctx_t *x, td_error_t *err)
+{
+	const char *a = atomic_load(&x->side[UP].used) ? x->side[UP].missing : NULL;
+	const char *b = atomic_load(&x->side[TG].used) ? x->side[TG].missing : NULL;
+
+	if (a && b)
+		return keep_reason(x->r, &x->r->lines_missing, err, "%s; %s", a, b);
+	x->r->lines_missing = a ? a : b;
+	return TD_OK;
+}
+
+const char *td_lines_state_name(td_lines_state_t s)
+{
+	switch (s) {
+	case TD_LINES_COUNTED: return "counted";
+	case TD_LINES_BINARY: return "binary";
+	case TD_LINES_MISSING: return "missing";
+	default: return NULL;
+	}
+}
+
+const char *td_lines_text(char out[TD_LINES_TEXT_MAX], const td_change_t *c)
+{
+	out[0] = '\0';
+	if (c->lines == TD_LINES_COUNTED)
+		snprintf(out, TD_LINES_TEXT_MAX, "+%" PRIu64 " \xe2\x88\x92%" PRIu64, c->lines_added, c->lines_removed);
+	else if (td_lines_state_name(c->lines))
+		snprintf(out, TD_LINES_TEXT_MAX, "%s", td_lines_state_name(c->lines));
+	return out;
+}
+
+void td_lines_opts_init(td_lines_opts_t *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+static int run(lines_ctx_t *x, const td_lines_opts_t *o, td_error_t *err)
+{
+	size_t *batch = NULL, n = 0;
+	int need[2] = { 0, 0 }, rc = TD_OK;
+	pass_t p;
+
+	for (size_t i = 0; i < x->njobs; i++)
+		for (int s = UP; s <= TG; s++)
+			need[s] |= wants_content(x->jobs[i].c, s);
+	for (int s = UP; s <= TG; s++)
+		if (need[s] && ((rc = side_open(x, s, &o->source, err)) ||
+				(x->side[s].archive && (rc = index_jobs(x, s, err)))))
+			return rc;
+	if (!(batch = td_malloc_array(x->njobs ? x->njobs : 1, sizeof(*batch))))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	memset(&p, 0, sizeof(p));
+	p.batch = batch;
+	p.budget = x->held_bytes;
+	p.flush = flush_count;
+	if (x->side[UP].archive && x->side[TG].archive) {
+		p.s = UP;
+		p.budget = x->held_bytes / 2;
+		p.flush = flush_both;
+		rc = archive_pass(x, &p, err);
+		/* files whose upstream is a symlink: the target pass alone */
+		for (size_t i = 0; !rc && i < x->njobs; i++)
+			if (!x->jobs[i].done && wants_content(x->jobs[i].c, TG))
+				batch[p.n++] = i;
+		if (!rc && p.n)
+			rc = flush_both(x, &p, err);
+	} else if (x->side[UP].archive || x->side[TG].archive) {
+		p.s = x->side[UP].archive ? UP : TG;
+		rc = archive_pass(x, &p, err);
+	}
+	/* what no pass took: random-access sides, symlinks, unreadable sides */
+	for (size_t i = 0; !rc && i < x->njobs; i++)
+		if (!x->jobs[i].done)
+			batch[n++] = i;
+	if (!rc)
+		rc = run_batch(x, batch, n, err);
+	free(batch);
+	return rc;
+}
+
+int td_lines_count(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err)
+{
+	td_lines_opts_t defaults;
+	lines_ctx_t x;
+	int rc, git_ref = 0;
+
+	if (!opts) {
+		td_lines_opts_init(&defaults);
+		opts = &defaults;
+	}
+	memset(&x, 0, sizeof(x));
+	x.r = r;
+	x.side[UP].tree = r->upstream;
+	x.side[TG].tree = r->target;
+	x.max_file_bytes = opts->max_file_bytes ? opts->max_file_bytes : TD_LINES_DEFAULT_MAX_FILE_BYTES;
+	x.held_bytes = opts->held_bytes ? opts->held_bytes : TD_LINES_DEFAULT_HELD_BYTES;
+	x.threads = thread_count(opts);
+	x.source_opts = &opts->source;
+	r->lines_missing = NULL;
+	for (size_t i = 0; i < r->count; i++) {
+		td_change_t *c = &r->changes[i];
+		c->lines = TD_LINES_NONE;
+		c->lines_added = c->lines_removed = 0;
+		c->lines_missing = NULL;
+		x.njobs += countable(c);
+	}
+	if (pthread_mutex_init(&x.lock, NULL))
+		return td_error_set(err, TD_ENOMEM, "unable to create a lock");
+	if (!(x.jobs = calloc(x.njobs ? x.njobs : 1, sizeof(job_t)))) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
+	x.njobs = 0;
+	for (size_t i = 0; i < r->count; i++)
+		if (countable(&r->changes[i]))
+			x.jobs[x.njobs++].c = &r->changes[i];
+	/* one reference for the whole run, so that each diff's is cheap */
+	if (git_libgit2_init() < 0) {
+		rc = td_error_set(err, TD_EGIT, "unable to initialize libgit2");
+		goto out;
+	}
+	git_ref = 1;
+	if ((rc = run(&x, opts, err)) || (rc = set_result_reason(&x, err)))
+		goto out;
+	r->lines_counted = 1;
+	td_result_update_totals(r);
+out:
+	if (git_ref)
+		git_libgit2_shutdown();
+	for (size_t i = 0; x.jobs && i < x.njobs; i++) {
+		drop_held(&x.jobs[i], UP);
+		drop_held(&x.jobs[i], TG);
+	}
+	for (int s = UP; s <= TG; s++) {
+		td_source_free(x.side[s].src);
+		free(x.side[s].job_of);
+	}
+	free(x.jobs);
+	pthread_mutex_destroy(&x.lock);
+	if (rc) {
+		for (size_t i = 0; i < r->count; i++) {
+			r->changes[i].lines = TD_LINES_NONE;
+			r->changes[i].lines_missing = NULL;
+		}
+		r->lines_missing = NULL;
+		td_result_update_totals(r);
+	}
+	return rc;
+}
