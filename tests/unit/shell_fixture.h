@@ -4,8 +4,25 @@
 #ifndef TD_TEST_SHELL_FIXTURE_H
 #define TD_TEST_SHELL_FIXTURE_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* printf into one of eight rotating buffers: a few at a time may be live,
+ * as arguments of one call. */
+static inline const char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static inline const char *fmt(const char *f, ...)
+{
+	static char buf[8][8192];
+	static int n;
+	char *b = buf[n++ % 8];
+	va_list ap;
+
+	va_start(ap, f);
+	vsnprintf(b, sizeof(buf[0]), f, ap);
+	va_end(ap);
+	return b;
+}
 
 /* Run cmd with sh; non-zero (and a message) when it failed. */
 static inline int sh(const char *cmd)

@@ -15,20 +15,6 @@
 
 static char tmp[4096];
 
-static const char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static const char *fmt(const char *f, ...)
-{
-	static char buf[8][8192];
-	static int n;
-	char *b = buf[n++ % 8];
-	va_list ap;
-
-	va_start(ap, f);
-	vsnprintf(b, sizeof(buf[0]), f, ap);
-	va_end(ap);
-	return b;
-}
-
 /* One listed entry and, for files with content, the bytes read. */
 typedef struct item {
 	td_file_t f;

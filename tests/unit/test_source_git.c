@@ -29,20 +29,6 @@ static char tmp[4096];
 static char repo[4200];
 static char bare[4200];
 
-static const char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static const char *fmt(const char *f, ...)
-{
-	static char buf[8][8192];
-	static int n;
-	char *b = buf[n++ % 8];
-	va_list ap;
-
-	va_start(ap, f);
-	vsnprintf(b, sizeof(buf[0]), f, ap);
-	va_end(ap);
-	return b;
-}
-
 /* Whole output of a shell command; *len gets its length. */
 static char *run_capture(const char *cmd, size_t *len)
 {
