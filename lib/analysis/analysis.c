@@ -66,12 +66,11 @@ void td_analysis_summary_release(td_analysis_t *a)
 	a->dirty_core_count = 0;
 }
 
-void td_analysis_free(td_analysis_t *a)
+/* Free what impl holds, not impl itself (it may be on the stack). */
+static void impl_release(analysis_impl_t *impl)
 {
-	analysis_impl_t *impl = (analysis_impl_t *)a;
+	td_analysis_t *a = &impl->pub;
 
-	if (!a)
-		return;
 	td_result_free(a->result);
 	td_analysis_summary_release(a);
 	td_base_result_free(a->base);
@@ -83,7 +82,14 @@ void td_analysis_free(td_analysis_t *a)
 	free(impl->config);
 	free(impl->policy);
 	td_policy_free(impl->policy_held);
-	free(impl);
+}
+
+void td_analysis_free(td_analysis_t *a)
+{
+	if (!a)
+		return;
+	impl_release((analysis_impl_t *)a);
+	free(a);
 }
 
 static int add_warning(analysis_impl_t *impl, td_error_t *err, const char *fmt, ...) TD_PRINTF(3, 4);
@@ -575,13 +581,7 @@ out:
 	td_kbuild_result_free(kb);
 	td_tree_free(up);
 	td_tree_free(tgt);
-	for (size_t i = 0; i < impl.pub.warning_count; i++)
-		free(impl.pub.warnings[i]);
-	free(impl.pub.warnings);
-	free(impl.arch);
-	free(impl.config);
-	free(impl.policy);
-	td_policy_free(impl.policy_held);
+	impl_release(&impl);
 	return rc;
 }
 
