@@ -1,9 +1,14 @@
-/* The treedrift database: SQLite, one file, many versions of upstream.
- * Content is stored once per SHA-256 and each version maps paths to content,
- * so adding a point release costs little more than its changed files.
- * Writes never touch the existing file: they build a temporary file beside
- * it and rename it into place, so an interrupted write leaves the old
- * database intact and no half-written one. The schema is in doc/db-schema.md. */
+/* The treedrift database: many versions of upstream, in an SQLite file or in
+ * a PostgreSQL database (named by a postgresql:// or postgres:// URI; libpq's
+ * environment variables and ~/.pgpass apply). Content is stored once per
+ * SHA-256 and each version maps paths to content, so adding a point release
+ * costs little more than its changed files.
+ * SQLite: writes never touch the existing file: they build a temporary file
+ * beside it and rename it into place, so an interrupted write leaves the old
+ * database intact and no half-written one.
+ * PostgreSQL: each version is added in one transaction, so it is visible
+ * whole at commit or not at all, and many writers may add versions at once.
+ * The schemas are in doc/db-schema.md. */
 #ifndef TREEDRIFT_STORE_H
 #define TREEDRIFT_STORE_H
 
@@ -23,8 +28,14 @@ extern "C" {
 typedef struct td_db td_db_t;
 
 /* 1 when path is a file that starts as an SQLite database (cheap sniff, no
- * schema check), 0 otherwise (including directories and missing files). */
+ * schema check) or a PostgreSQL URI (not connected to), 0 otherwise
+ * (including directories and missing files). */
 TD_EXTERN int td_db_sniff(const char *path);
+
+/* The name of a database as messages and reports show it: a path as it
+ * is, a URI with its password (user:PASSWORD@, password=) removed.
+ * Caller frees with free(); NULL when out of memory. */
+TD_EXTERN char *td_db_display_name(const char *spec);
 
 /* Open read-only. TD_EFORMAT: not a treedrift database; TD_ENEWER: written
  * by a newer schema than this build reads. Caller frees with td_db_free().
@@ -81,8 +92,12 @@ enum {
 	TD_DB_APPEND = 1 << 0  /* add versions to the database at path (created if absent) */
 };
 
-/* Start writing the database at path. Takes an exclusive lock (path + ".lock")
- * so that two writers never interleave: a second writer gets TD_ELOCKED.
+/* Start writing the database at path. SQLite: takes an exclusive lock
+ * (path + ".lock") so that two writers never interleave: a second writer
+ * gets TD_ELOCKED. PostgreSQL: creates the schema when there is none;
+ * writers run at once, each version in its own transaction, and a second
+ * writer of the same label gets TD_ELOCKED; TD_DB_CREATE is TD_EINVAL
+ * there (a shared database is never replaced whole).
  * Caller frees with td_db_writer_free(); freeing before commit discards
  * everything and leaves the old database as it was. */
 TD_EXTERN int td_db_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td_error_t *err);

@@ -70,17 +70,7 @@ static const char match_link_sql[] =
 	" WHERE p.path = ?1 AND e.path_id = p.id AND e.content_id IS NULL AND e.type = ?2"
 	" AND e.link_target = ?3 ORDER BY e.version_id";
 
-void td_db_matches_free(td_db_matches_t *m)
-{
-	if (!m)
-		return;
-	free(m->identical);
-	free(m->start);
-	free(m->version);
-	free(m);
-}
-
-int td_db_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_error_t *err)
+int td_sq_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_error_t *err)
 {
 	sqlite3_stmt *by_content = NULL, *by_link = NULL;
 	sqlite3_int64 *ids = NULL;

@@ -13,35 +13,15 @@
 /* Preallocation cap when loading, whatever file_count claims. */
 #define TD_DB_LOAD_RESERVE_MAX 4000000
 
-int td_db_open(td_db_t **out, const char *path, td_error_t *err)
+int td_sq_open(td_db_t *h, const char *path, td_error_t *err)
 {
-	td_db_t *h;
-	int rc;
-
-	*out = NULL;
-	if (!path)
-		return td_error_set(err, TD_EINVAL, "no database path");
-	h = calloc(1, sizeof(*h));
-	if (!h || !(h->path = td_strndup(path, strlen(path)))) {
-		free(h);
-		return td_error_set(err, TD_ENOMEM, "out of memory opening '%s'", path);
-	}
-	rc = td_db_open_existing(&h->db, path, 0, err);
-	if (rc) {
-		td_db_free(h);
-		return rc;
-	}
-	*out = h;
-	return TD_OK;
+	return td_db_open_existing(&h->db, path, 0, err);
 }
 
-void td_db_free(td_db_t *db)
+void td_sq_close(td_db_t *db)
 {
-	if (!db)
-		return;
 	sqlite3_close(db->db);
-	free(db->path);
-	free(db);
+	db->db = NULL;
 }
 
 /* Copy a nullable TEXT column into *field (NULL stays NULL). */
@@ -106,7 +86,7 @@ static int version_meta_from_row(td_tree_meta_t *m, sqlite3_stmt *st, int col)
 
 #define VERSION_COLUMNS "id, label, root, source_kind, scanned_at, tool_version, file_count, total_bytes"
 
-int td_db_versions(td_db_t *db, td_version_t **out, size_t *count, td_error_t *err)
+int td_sq_versions(td_db_t *db, td_version_t **out, size_t *count, td_error_t *err)
 {
 	sqlite3_stmt *st = NULL;
 	td_version_t *v = NULL;
@@ -152,15 +132,6 @@ out:
 	return TD_OK;
 }
 
-void td_versions_free(td_version_t *v, size_t count)
-{
-	if (!v)
-		return;
-	for (size_t i = 0; i < count; i++)
-		td_tree_meta_release(&v[i].meta);
-	free(v);
-}
-
 /* The version row a label names (NULL: the newest). */
 static int find_version(td_db_t *db, const char *label, sqlite3_int64 *id, uint64_t *file_count,
 			td_tree_meta_t *meta, td_error_t *err)
@@ -200,7 +171,7 @@ out:
 
 /* Skip reasons are static strings in a td_file_t: map stored text back to
  * them. A reason this build does not know reads as "unsupported". */
-static const char *skip_reason_static(const char *text, int len)
+const char *td_db_skip_reason_static(const char *text, int len)
 {
 	static const char *const known[] = {
 		TD_SKIP_FIFO, TD_SKIP_SOCKET, TD_SKIP_DEVICE, TD_SKIP_UNREADABLE, TD_SKIP_VANISHED,
@@ -214,7 +185,7 @@ static const char *skip_reason_static(const char *text, int len)
 	return TD_SKIP_UNSUPPORTED;
 }
 
-static void tlsh_unpack(td_tlsh_t *h, const uint8_t in[TD_DB_TLSH_BYTES])
+void td_db_tlsh_unpack(td_tlsh_t *h, const uint8_t in[TD_DB_TLSH_BYTES])
 {
 	h->checksum = in[0];
 	h->lvalue = in[1];
@@ -260,7 +231,7 @@ static int content_from_row(td_digest_t *d, sqlite3_stmt *st)
 	if (has_tlsh < 0 || (has_tlsh == 1) != (status == TD_TLSH_OK))
 		return 1;
 	if (has_tlsh)
-		tlsh_unpack(&d->tlsh, tlsh);
+		td_db_tlsh_unpack(&d->tlsh, tlsh);
 	d->sketch_kind = (td_sketch_kind_t)kind;
 	if (column_blob(&sketch, &len, st, LOAD_SKETCH))
 		return TD_ENOMEM;
@@ -302,7 +273,7 @@ static int file_from_row(td_file_t *f, sqlite3_stmt *st)
 		int len = sqlite3_column_bytes(st, LOAD_SKIP_REASON);
 		if (!r)
 			return TD_ENOMEM;
-		f->skip_reason = skip_reason_static((const char *)r, len);
+		f->skip_reason = td_db_skip_reason_static((const char *)r, len);
 	}
 	if (sqlite3_column_type(st, LOAD_CONTENT_ID) != SQLITE_NULL) {
 		f->has_digest = 1;
@@ -319,7 +290,7 @@ static int file_from_row(td_file_t *f, sqlite3_stmt *st)
 	return TD_OK;
 }
 
-int td_db_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
+int td_sq_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 {
 	sqlite3_stmt *st = NULL;
 	td_tree_t *t = NULL;

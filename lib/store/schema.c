@@ -149,7 +149,7 @@ static int sniff(const char *path)
 
 int td_db_sniff(const char *path)
 {
-	return path && sniff(path) == 1;
+	return path && (td_db_is_uri(path) || sniff(path) == 1);
 }
 
 /* Run a statement that yields one integer (a pragma). */
@@ -371,7 +371,7 @@ static const char *const consistency_sql[] = {
 	" OR (c.sketch_kind = 2 AND length(c.sketch) != 1024) LIMIT 1",
 };
 
-int td_db_check(td_db_t *db, td_error_t *err)
+int td_sq_check(td_db_t *db, td_error_t *err)
 {
 	char problem[512];
 	int found = 0, rc;

@@ -15,10 +15,84 @@
 /* A packed TLSH in the content table: checksum, lvalue, q1, q2, body. */
 #define TD_DB_TLSH_BYTES (4 + TD_TLSH_BODY_BYTES)
 
+/* ---- store.c: the two backends behind the public API ----
+ *
+ * A database is an SQLite file or a PostgreSQL server (a postgresql:// or
+ * postgres:// URI). The public td_db_* functions pick the backend from the
+ * name and call it through this table; nothing above the store knows which
+ * one it reads. A schema change is made once per backend: schema.c for
+ * SQLite, pg_schema.c for PostgreSQL (each with its migration list). */
+typedef struct td_db_backend {
+	const char *name; /* "sqlite", "postgresql" */
+	int (*open)(td_db_t *db, const char *spec, td_error_t *err);
+	void (*close)(td_db_t *db);
+	int (*versions)(td_db_t *db, td_version_t **out, size_t *count, td_error_t *err);
+	int (*load)(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err);
+	int (*check)(td_db_t *db, td_error_t *err);
+	int (*match)(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_error_t *err);
+	int (*writer_open)(td_db_writer_t **out, const char *spec, unsigned flags, td_error_t *err);
+	int (*writer_add)(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err);
+	int (*writer_add_scan)(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
+			       int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats,
+			       td_error_t *err);
+	int (*writer_commit)(td_db_writer_t *w, td_error_t *err);
+	void (*writer_free)(td_db_writer_t *w);
+} td_db_backend_t;
+
+extern const td_db_backend_t td_db_backend_sqlite;
+extern const td_db_backend_t td_db_backend_pg;
+
+/* A read handle. path is what messages and reports show: the file name,
+ * or the URI with its password removed (never the password). */
 struct td_db {
-	sqlite3 *db;
+	const td_db_backend_t *be;
 	char *path;
+	sqlite3 *db;      /* SQLite */
+	struct pg_conn *pg; /* PostgreSQL (libpq's PGconn) */
 };
+
+/* What every writer starts with; each backend's writer embeds it first. */
+struct td_db_writer {
+	const td_db_backend_t *be;
+};
+
+/* 1 when spec names a PostgreSQL database (postgresql:// or postgres://). */
+int td_db_is_uri(const char *spec);
+
+/* What both backends share when they turn rows into files. */
+/* Skip reasons are static strings in a td_file_t: stored text mapped back
+ * to them; a reason this build does not know reads as "unsupported". */
+const char *td_db_skip_reason_static(const char *text, int len);
+void td_db_tlsh_pack(uint8_t out[TD_DB_TLSH_BYTES], const td_tlsh_t *h);
+void td_db_tlsh_unpack(td_tlsh_t *h, const uint8_t in[TD_DB_TLSH_BYTES]);
+
+/* ---- the SQLite backend: schema.c, read.c, match.c, write.c ---- */
+int td_sq_open(td_db_t *db, const char *path, td_error_t *err);
+void td_sq_close(td_db_t *db);
+int td_sq_versions(td_db_t *db, td_version_t **out, size_t *count, td_error_t *err);
+int td_sq_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err);
+int td_sq_check(td_db_t *db, td_error_t *err);
+int td_sq_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_error_t *err);
+int td_sq_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td_error_t *err);
+int td_sq_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err);
+int td_sq_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
+			  int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err);
+int td_sq_writer_commit(td_db_writer_t *w, td_error_t *err);
+void td_sq_writer_free(td_db_writer_t *w);
+
+/* ---- the PostgreSQL backend: pg_schema.c, pg_read.c, pg_write.c ---- */
+int td_pg_open(td_db_t *db, const char *uri, td_error_t *err);
+void td_pg_close(td_db_t *db);
+int td_pg_versions(td_db_t *db, td_version_t **out, size_t *count, td_error_t *err);
+int td_pg_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err);
+int td_pg_check(td_db_t *db, td_error_t *err);
+int td_pg_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_error_t *err);
+int td_pg_writer_open(td_db_writer_t **out, const char *uri, unsigned flags, td_error_t *err);
+int td_pg_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err);
+int td_pg_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
+			  int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err);
+int td_pg_writer_commit(td_db_writer_t *w, td_error_t *err);
+void td_pg_writer_free(td_db_writer_t *w);
 
 /* ---- schema.c: the schema, opening, checking ---- */
 

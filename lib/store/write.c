@@ -52,7 +52,8 @@ static const char gc_sql[] =
 	"DELETE FROM content WHERE id NOT IN (SELECT content_id FROM entry WHERE content_id IS NOT NULL);"
 	"DELETE FROM path WHERE id NOT IN (SELECT path_id FROM entry);";
 
-struct td_db_writer {
+typedef struct sq_writer {
+	td_db_writer_t base;
 	td_db_files_t f;  /* the lock, the temporary file, the path */
 	sqlite3 *db;
 	sqlite3_stmt *st[ST_COUNT];
@@ -61,7 +62,7 @@ struct td_db_writer {
 	 * an index search per row; when most exist (a point release), the
 	 * lookup goes first. */
 	size_t paths_found, paths_added, contents_found, contents_added;
-};
+} sq_writer_t;
 
 /* "2024-05-01T12:00:00Z" */
 static void utc_now(char out[32])
@@ -73,13 +74,13 @@ static void utc_now(char out[32])
 		out[0] = '\0';
 }
 
-static int exec_sql(td_db_writer_t *w, const char *sql, const char *what, td_error_t *err)
+static int exec_sql(sq_writer_t *w, const char *sql, const char *what, td_error_t *err)
 {
 	int rc = sqlite3_exec(w->db, sql, NULL, NULL, NULL);
 	return rc == SQLITE_OK ? TD_OK : td_sql_error(err, w->db, rc, what, w->f.path);
 }
 
-static int meta_put(td_db_writer_t *w, const char *key, const char *value, td_error_t *err)
+static int meta_put(sq_writer_t *w, const char *key, const char *value, td_error_t *err)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = sqlite3_prepare_v2(w->db, "INSERT INTO meta (key, value) VALUES (?1, ?2)"
@@ -97,7 +98,7 @@ static int meta_put(td_db_writer_t *w, const char *key, const char *value, td_er
 	return rc;
 }
 
-static int schema_create(td_db_writer_t *w, td_error_t *err)
+static int schema_create(sq_writer_t *w, td_error_t *err)
 {
 	char tool[64], now[32], pragmas[128];
 	int rc;
@@ -117,7 +118,7 @@ static int schema_create(td_db_writer_t *w, td_error_t *err)
 }
 
 /* Copy the existing database into the temporary one, page by page. */
-static int copy_existing(td_db_writer_t *w, sqlite3 *src, td_error_t *err)
+static int copy_existing(sq_writer_t *w, sqlite3 *src, td_error_t *err)
 {
 	sqlite3_backup *b = sqlite3_backup_init(w->db, "main", src, "main");
 	int rc;
@@ -136,7 +137,7 @@ static int copy_existing(td_db_writer_t *w, sqlite3 *src, td_error_t *err)
 	return TD_OK;
 }
 
-static void writer_close_db(td_db_writer_t *w)
+static void writer_close_db(sq_writer_t *w)
 {
 	for (int i = 0; i < ST_COUNT; i++) {
 		sqlite3_finalize(w->st[i]);
@@ -147,13 +148,13 @@ static void writer_close_db(td_db_writer_t *w)
 }
 
 /* Drop everything but the old database: the temporary file and the lock. */
-static void writer_discard(td_db_writer_t *w)
+static void writer_discard(sq_writer_t *w)
 {
 	writer_close_db(w);
 	td_db_files_discard(&w->f);
 }
 
-void td_db_writer_free(td_db_writer_t *w)
+static void sq_writer_destroy(sq_writer_t *w)
 {
 	if (!w)
 		return;
@@ -165,7 +166,7 @@ void td_db_writer_free(td_db_writer_t *w)
 /* A private file: the rollback journal in memory (a failed add rolls
  * back), no fsync until commit (the rename publishes it), no other
  * connection ever. */
-static int writer_configure(td_db_writer_t *w, td_error_t *err)
+static int writer_configure(sq_writer_t *w, td_error_t *err)
 {
 	char pragmas[256];
 
@@ -175,7 +176,7 @@ static int writer_configure(td_db_writer_t *w, td_error_t *err)
 	return exec_sql(w, pragmas, "configure", err);
 }
 
-static int writer_prepare(td_db_writer_t *w, td_error_t *err)
+static int writer_prepare(sq_writer_t *w, td_error_t *err)
 {
 	int rc;
 
@@ -187,9 +188,9 @@ static int writer_prepare(td_db_writer_t *w, td_error_t *err)
 	return TD_OK;
 }
 
-int td_db_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td_error_t *err)
+int td_sq_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td_error_t *err)
 {
-	td_db_writer_t *w;
+	sq_writer_t *w;
 	sqlite3 *src = NULL;
 	struct stat st;
 	int exists = 0, rc;
@@ -242,15 +243,22 @@ int td_db_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td
 out:
 	sqlite3_close(src);
 	if (rc) {
-		td_db_writer_free(w);
+		sq_writer_destroy(w);
 		return rc;
 	}
-	*out = w;
+	w->base.be = &td_db_backend_sqlite;
+	*out = &w->base;
 	return TD_OK;
 }
 
-int td_db_writer_set_max_pages(td_db_writer_t *w, unsigned max_pages, td_error_t *err)
+void td_sq_writer_free(td_db_writer_t *base)
 {
+	sq_writer_destroy((sq_writer_t *)base);
+}
+
+int td_db_writer_set_max_pages(td_db_writer_t *base, unsigned max_pages, td_error_t *err)
+{
+	sq_writer_t *w = (sq_writer_t *)base;
 	char sql[64];
 
 	if (!w->db)
@@ -284,7 +292,7 @@ static int lookup(sqlite3_stmt *st)
 
 /* Insert with ON CONFLICT DO NOTHING: 1 when a row was added, 0 when it
  * existed, or a negative SQLite code. */
-static int try_insert(td_db_writer_t *w, sqlite3_stmt *ins, sqlite3_int64 *id)
+static int try_insert(sq_writer_t *w, sqlite3_stmt *ins, sqlite3_int64 *id)
 {
 	int rc = run(ins);
 
@@ -296,7 +304,7 @@ static int try_insert(td_db_writer_t *w, sqlite3_stmt *ins, sqlite3_int64 *id)
 	return 1;
 }
 
-static int path_id(td_db_writer_t *w, const td_file_t *f, sqlite3_int64 *id)
+static int path_id(sq_writer_t *w, const td_file_t *f, sqlite3_int64 *id)
 {
 	sqlite3_stmt *find = w->st[ST_PATH_FIND], *ins = w->st[ST_PATH_INSERT];
 	int rc = td_db_bind_bytes(ins, 1, f->path, f->path_len), added;
@@ -324,7 +332,7 @@ static int path_id(td_db_writer_t *w, const td_file_t *f, sqlite3_int64 *id)
 	return SQLITE_OK;
 }
 
-static void tlsh_pack(uint8_t out[TD_DB_TLSH_BYTES], const td_tlsh_t *h)
+void td_db_tlsh_pack(uint8_t out[TD_DB_TLSH_BYTES], const td_tlsh_t *h)
 {
 	out[0] = h->checksum;
 	out[1] = h->lvalue;
@@ -342,7 +350,7 @@ static int bind_digest(sqlite3_stmt *st, int col_tlsh, int col_status, int col_k
 	int rc;
 
 	if (ok)
-		tlsh_pack(tlsh, &d->tlsh);
+		td_db_tlsh_pack(tlsh, &d->tlsh);
 	rc = ok ? sqlite3_bind_blob(st, col_tlsh, tlsh, TD_DB_TLSH_BYTES, SQLITE_STATIC)
 		: sqlite3_bind_null(st, col_tlsh);
 	if (rc == SQLITE_OK)
@@ -357,7 +365,7 @@ static int bind_digest(sqlite3_stmt *st, int col_tlsh, int col_status, int col_k
 
 /* Fill in what a content row lacked: the blob id (a git source), or the
  * TLSH a SHA-256-only pass left out. */
-static int content_fill(td_db_writer_t *w, const td_file_t *f, sqlite3_int64 id, int fill_gitoid,
+static int content_fill(sq_writer_t *w, const td_file_t *f, sqlite3_int64 id, int fill_gitoid,
 			int fill_digest)
 {
 	sqlite3_stmt *st = w->st[ST_CONTENT_FILL];
@@ -376,7 +384,7 @@ static int content_fill(td_db_writer_t *w, const td_file_t *f, sqlite3_int64 id,
 
 /* An existing content row by SHA-256: SQLITE_ROW (and *id) when found,
  * SQLITE_DONE when absent. */
-static int content_find(td_db_writer_t *w, const td_file_t *f, sqlite3_int64 *id)
+static int content_find(sq_writer_t *w, const td_file_t *f, sqlite3_int64 *id)
 {
 	sqlite3_stmt *find = w->st[ST_CONTENT_FIND];
 	const td_digest_t *d = &f->digest;
@@ -398,7 +406,7 @@ static int content_find(td_db_writer_t *w, const td_file_t *f, sqlite3_int64 *id
 }
 
 /* The content row of a digest: found by SHA-256 or inserted. */
-static int content_id(td_db_writer_t *w, const td_file_t *f, sqlite3_int64 *id)
+static int content_id(sq_writer_t *w, const td_file_t *f, sqlite3_int64 *id)
 {
 	sqlite3_stmt *ins = w->st[ST_CONTENT_INSERT];
 	const td_digest_t *d = &f->digest;
@@ -441,7 +449,7 @@ static int bind_text_or_null(sqlite3_stmt *st, int col, const char *s)
 
 /* One entry row. Integers are stored as SQLite's signed 64 bits: a uint64
  * above INT64_MAX (an ino, a dev) reads back unchanged. */
-static int add_entry(td_db_writer_t *w, sqlite3_int64 vid, const td_file_t *f)
+static int add_entry(sq_writer_t *w, sqlite3_int64 vid, const td_file_t *f)
 {
 	sqlite3_stmt *st = w->st[ST_ENTRY_INSERT];
 	sqlite3_int64 pid = 0, cid = 0;
@@ -472,7 +480,7 @@ static int add_entry(td_db_writer_t *w, sqlite3_int64 vid, const td_file_t *f)
 
 /* Labels reach terminals and reports: printable, as scan --label and
  * check (schema.c) have them. */
-static int check_label(const td_db_writer_t *w, const char *label, td_error_t *err)
+static int check_label(const sq_writer_t *w, const char *label, td_error_t *err)
 {
 	if (!label || !*label)
 		return td_error_set(err, TD_EINVAL, "a version needs a label to be written to '%s'", w->f.path);
@@ -484,7 +492,7 @@ static int check_label(const td_db_writer_t *w, const char *label, td_error_t *e
 	return TD_OK;
 }
 
-static int check_tree(const td_db_writer_t *w, const td_tree_t *tree, td_error_t *err)
+static int check_tree(const sq_writer_t *w, const td_tree_t *tree, td_error_t *err)
 {
 	const char *label = tree->meta.label;
 	int rc = check_label(w, label, err);
@@ -505,7 +513,7 @@ static int check_tree(const td_db_writer_t *w, const td_tree_t *tree, td_error_t
 
 /* The version row: a new one, or (replace) the old one updated in place,
  * so that the version keeps its place among the others. */
-static int put_version(td_db_writer_t *w, const td_tree_meta_t *m, size_t count, uint64_t total,
+static int put_version(sq_writer_t *w, const td_tree_meta_t *m, size_t count, uint64_t total,
 		       int replace, sqlite3_int64 *vid, int *replaced, td_error_t *err)
 {
 	sqlite3_stmt *find = w->st[ST_VERSION_FIND], *st;
@@ -565,7 +573,7 @@ static uint64_t tree_total_bytes(const td_tree_t *tree)
 
 /* Open a version: the transaction and the version row, with count
  * entries of total bytes (a scan corrects both at its end). */
-static int add_begin(td_db_writer_t *w, const td_tree_meta_t *meta, size_t count, uint64_t total,
+static int add_begin(sq_writer_t *w, const td_tree_meta_t *meta, size_t count, uint64_t total,
 		     int replace, sqlite3_int64 *vid, int *replaced, td_error_t *err)
 {
 	int rc;
@@ -576,7 +584,7 @@ static int add_begin(td_db_writer_t *w, const td_tree_meta_t *meta, size_t count
 	return put_version(w, meta, count, total, replace, vid, replaced, err);
 }
 
-static int add_file(td_db_writer_t *w, sqlite3_int64 vid, const td_file_t *f, const char *label,
+static int add_file(sq_writer_t *w, sqlite3_int64 vid, const td_file_t *f, const char *label,
 		    td_error_t *err)
 {
 	int src = add_entry(w, vid, f);
@@ -590,7 +598,7 @@ static int add_file(td_db_writer_t *w, sqlite3_int64 vid, const td_file_t *f, co
 }
 
 /* Commit the version, or roll it back when rc is an error. */
-static int add_end(td_db_writer_t *w, int replaced, int rc, td_error_t *err)
+static int add_end(sq_writer_t *w, int replaced, int rc, td_error_t *err)
 {
 	if (!rc && replaced)
 		rc = exec_sql(w, gc_sql, "write", err);
@@ -605,8 +613,9 @@ static int add_end(td_db_writer_t *w, int replaced, int rc, td_error_t *err)
 	return rc;
 }
 
-int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err)
+int td_sq_writer_add(td_db_writer_t *base, const td_tree_t *tree, int replace, td_error_t *err)
 {
+	sq_writer_t *w = (sq_writer_t *)base;
 	sqlite3_int64 vid = 0;
 	int replaced = 0, rc;
 
@@ -627,7 +636,7 @@ int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_e
 
 /* The version a scan adds, as the scan's entry sink sees it. */
 typedef struct scan_add {
-	td_db_writer_t *w;
+	sq_writer_t *w;
 	char *own_dir;    /* the database's directory inside the tree scanned, or NULL */
 	int replace;
 	int begun;        /* a transaction may be open */
@@ -673,7 +682,7 @@ static int scan_add_leave_out(void *ctx, const td_file_t *f)
 
 /* The version row holds what the scan found: files skipped while they
  * were read no longer count. */
-static int update_version_totals(td_db_writer_t *w, const td_tree_t *tree, sqlite3_int64 vid,
+static int update_version_totals(sq_writer_t *w, const td_tree_t *tree, sqlite3_int64 vid,
 				 td_error_t *err)
 {
 	char sql[160];
@@ -683,10 +692,11 @@ static int update_version_totals(td_db_writer_t *w, const td_tree_t *tree, sqlit
 	return exec_sql(w, sql, "write", err);
 }
 
-int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
+int td_sq_writer_add_scan(td_db_writer_t *base, td_tree_t **out, td_source_t *src, const char *label,
 			  int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats,
 			  td_error_t *err)
 {
+	sq_writer_t *w = (sq_writer_t *)base;
 	scan_add_t a = { .w = w, .replace = replace };
 	td_entry_sink_t sink = { scan_add_begin, scan_add_put, scan_add_leave_out, &a };
 	td_tree_t *tree = NULL;
@@ -711,8 +721,9 @@ int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, 
 	return TD_OK;
 }
 
-int td_db_writer_commit(td_db_writer_t *w, td_error_t *err)
+int td_sq_writer_commit(td_db_writer_t *base, td_error_t *err)
 {
+	sq_writer_t *w = (sq_writer_t *)base;
 	char tool[64], now[32], problem[512];
 	int found = 0, rc;
 
