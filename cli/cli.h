@@ -100,6 +100,7 @@ int cmd_versions(int argc, char **argv);
 int cmd_base(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_db(int argc, char **argv);
 
 /* Options every command that reads trees takes (scan, compare, ...): put
  * CLI_TREE_OPTS in the option table and hand unknown names to
@@ -160,7 +161,7 @@ void cli_fput_cell(FILE *f, const char *s, int width);
 /* The versions of a database in the one layout that `treedrift versions` and
  * `treedrift show` share (cmd_versions.c). db_bytes: the database file's size,
  * from cli_db_bytes() (0 when it cannot be read). */
-uint64_t cli_db_bytes(const char *path);
+uint64_t cli_db_bytes(td_db_t *db);
 /* A table with a header line, then "N versions, database B bytes". */
 void cli_versions_text(FILE *f, const td_version_t *v, size_t nv, uint64_t db_bytes);
 /* The members "database_bytes" and "versions" of a JSON object, without its

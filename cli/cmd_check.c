@@ -1,5 +1,6 @@
 /* treedrift check: is a database sound? */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -37,7 +38,8 @@ int cmd_check(int argc, char **argv)
 	uint64_t entries = 0;
 
 	if (cli_parser_init(&p, check_opts, "treedrift check [options] DB",
-			    "Check that database DB is sound: SQLite's integrity check, treedrift's own "
+			    "Check that database DB is sound: SQLite's integrity check (PostgreSQL: its schema and "
+			    "referential integrity), treedrift's own "
 			    "consistency checks, and every version loads. Exit status 0 when it is sound, "
 			    "2 otherwise.", argc, argv))
 		return cli_error("out of memory");
@@ -56,7 +58,13 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	if (!quiet) {
-		cli_fput_path(stdout, p.argv[0], strlen(p.argv[0]));
+		char *name = td_db_display_name(p.argv[0]); /* a URI without its password */
+		if (!name) {
+			rc = cli_error("out of memory");
+			goto out;
+		}
+		cli_fput_path(stdout, name, strlen(name));
+		free(name);
 		printf(": ok, %zu version%s, %llu entries\n", nv, nv == 1 ? "" : "s", (unsigned long long)entries);
 	}
 	rc = fflush(stdout) ? cli_error("unable to write the output") : CLI_EXIT_SAME;

@@ -95,7 +95,7 @@ int cmd_scan(int argc, char **argv)
 	td_db_writer_t *w = NULL;
 	td_scan_stats_t stats = { 0 };
 	cli_progress_t prog;
-	char *auto_label = NULL;
+	char *auto_label = NULL, *shown = NULL;
 
 	cli_load_opts_init(&lo);
 	if (cli_parser_init(&p, scan_opts, "treedrift scan [options] -o DB TREE",
@@ -171,9 +171,13 @@ int cmd_scan(int argc, char **argv)
 		goto out; /* stopped after the scan: no version either */
 	if (td_db_writer_commit(w, &err))
 		goto lib_error;
+	if (!quiet && !(shown = td_db_display_name(output))) {
+		cli_error("out of memory");
+		goto out;
+	}
 	if (!quiet)
 		cli_note("scanned %zu entries into '%s' as '%s' (%llu files read, %llu reused)",
-			tree->count, output, label, (unsigned long long)stats.files_read,
+			tree->count, shown, label, (unsigned long long)stats.files_read,
 			(unsigned long long)stats.files_reused);
 	rc = CLI_EXIT_SAME;
 	goto out;
@@ -185,6 +189,7 @@ out:
 	td_tree_free(tree);
 	td_tree_free(reuse);
 	free(auto_label);
+	free(shown);
 	cli_parser_release(&p);
 	stop_signals_release();
 	return rc;

@@ -150,9 +150,9 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	}
 	if (json)
-		print_json(v, nv, cli_db_bytes(p.argv[0]), t);
+		print_json(v, nv, cli_db_bytes(db), t);
 	else
-		print_text(v, nv, cli_db_bytes(p.argv[0]), t);
+		print_text(v, nv, cli_db_bytes(db), t);
 	rc = fflush(stdout) ? cli_error("unable to write the output") : CLI_EXIT_SAME;
 out:
 	td_tree_free(t);

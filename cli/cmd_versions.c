@@ -17,11 +17,9 @@ static const char *or_dash(const char *s)
 	return s && *s ? s : "-";
 }
 
-uint64_t cli_db_bytes(const char *path)
+uint64_t cli_db_bytes(td_db_t *db)
 {
-	struct stat st;
-
-	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
+	return td_db_size_bytes(db);
 }
 
 void cli_versions_text(FILE *f, const td_version_t *v, size_t nv, uint64_t db_bytes)
@@ -107,10 +105,10 @@ int cmd_versions(int argc, char **argv)
 	}
 	if (json) {
 		fputs("{\"schema\": 1, ", stdout);
-		cli_versions_json(stdout, v, nv, cli_db_bytes(p.argv[0]));
+		cli_versions_json(stdout, v, nv, cli_db_bytes(db));
 		fputs("}\n", stdout);
 	} else {
-		cli_versions_text(stdout, v, nv, cli_db_bytes(p.argv[0]));
+		cli_versions_text(stdout, v, nv, cli_db_bytes(db));
 	}
 	rc = fflush(stdout) ? cli_error("unable to write the output") : CLI_EXIT_SAME;
 out:

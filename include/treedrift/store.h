@@ -51,6 +51,10 @@ typedef struct td_version {
 	uint64_t total_bytes;
 } td_version_t;
 
+/* The space the database takes: the file's size (SQLite), or the size of
+ * its tables with their indexes (PostgreSQL); 0 when it cannot be told. */
+TD_EXTERN uint64_t td_db_size_bytes(td_db_t *db);
+
 /* All versions, oldest first. Caller frees with td_versions_free(). */
 TD_EXTERN int td_db_versions(td_db_t *db, td_version_t **out, size_t *count, td_error_t *err);
 TD_EXTERN void td_versions_free(td_version_t *v, size_t count);
@@ -113,7 +117,15 @@ TD_EXTERN int td_db_writer_add(td_db_writer_t *w, const td_tree_t *tree, int rep
 TD_EXTERN int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
 			  int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats,
 			  td_error_t *err);
-/* Make the write durable and atomically visible (fsync, rename, fsync dir). */
+/* Copy the versions of src (label NULL: all of them, oldest first; else
+ * that one) into w, which stores each content and path once, as for any
+ * version added. A label already in w's database is TD_EINVAL unless
+ * replace is non-zero. *copied counts the versions copied; nothing is
+ * visible before td_db_writer_commit(). */
+TD_EXTERN int td_db_copy(size_t *copied, td_db_writer_t *w, td_db_t *src, const char *label, int replace,
+			 td_error_t *err);
+/* Make the write durable and atomically visible (SQLite: fsync, rename,
+ * fsync dir; PostgreSQL: commit the versions' transaction). */
 TD_EXTERN int td_db_writer_commit(td_db_writer_t *w, td_error_t *err);
 TD_EXTERN void td_db_writer_free(td_db_writer_t *w);
 

@@ -342,6 +342,18 @@ int td_pg_open(td_db_t *db, const char *uri, td_error_t *err)
 	return TD_OK;
 }
 
+uint64_t td_pg_size_bytes(td_db_t *db)
+{
+	PGresult *r = PQexec(db->pg, "SELECT sum(pg_catalog.pg_total_relation_size(t::regclass))::text"
+			     " FROM unnest(ARRAY[" PG_TABLES "]) t");
+	uint64_t n = 0;
+
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0))
+		n = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	return n;
+}
+
 void td_pg_close(td_db_t *db)
 {
 	PQfinish(db->pg);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
@@ -16,6 +17,13 @@
 int td_sq_open(td_db_t *h, const char *path, td_error_t *err)
 {
 	return td_db_open_existing(&h->db, path, 0, err);
+}
+
+uint64_t td_sq_size_bytes(td_db_t *db)
+{
+	struct stat st;
+
+	return stat(db->path, &st) ? 0 : (uint64_t)st.st_size;
 }
 
 void td_sq_close(td_db_t *db)

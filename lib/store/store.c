@@ -9,12 +9,12 @@
 #include "internal.h"
 
 const td_db_backend_t td_db_backend_sqlite = {
-	"sqlite", td_sq_open, td_sq_close, td_sq_versions, td_sq_load, td_sq_check, td_sq_match,
+	"sqlite", td_sq_open, td_sq_close, td_sq_versions, td_sq_load, td_sq_check, td_sq_size_bytes, td_sq_match,
 	td_sq_writer_open, td_sq_writer_add, td_sq_writer_add_scan, td_sq_writer_commit, td_sq_writer_free,
 };
 
 const td_db_backend_t td_db_backend_pg = {
-	"postgresql", td_pg_open, td_pg_close, td_pg_versions, td_pg_load, td_pg_check, td_pg_match,
+	"postgresql", td_pg_open, td_pg_close, td_pg_versions, td_pg_load, td_pg_check, td_pg_size_bytes, td_pg_match,
 	td_pg_writer_open, td_pg_writer_add, td_pg_writer_add_scan, td_pg_writer_commit, td_pg_writer_free,
 };
 
@@ -132,6 +132,11 @@ void td_versions_free(td_version_t *v, size_t count)
 	free(v);
 }
 
+uint64_t td_db_size_bytes(td_db_t *db)
+{
+	return db->be->size_bytes(db);
+}
+
 int td_db_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 {
 	return db->be->load(db, label, out, err);
@@ -175,6 +180,36 @@ int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, 
 			  td_error_t *err)
 {
 	return w->be->writer_add_scan(w, out, src, label, replace, opts, stats, err);
+}
+
+int td_db_copy(size_t *copied, td_db_writer_t *w, td_db_t *src, const char *label, int replace,
+	       td_error_t *err)
+{
+	td_version_t *v = NULL;
+	size_t nv = 0;
+	int rc;
+
+	*copied = 0;
+	if (label) {
+		td_tree_t *t = NULL;
+		if (!(rc = td_db_load(src, label, &t, err)))
+			rc = td_db_writer_add(w, t, replace, err);
+		td_tree_free(t);
+		*copied = !rc;
+		return rc;
+	}
+	if ((rc = td_db_versions(src, &v, &nv, err)))
+		return rc;
+	for (size_t i = 0; i < nv && !rc; i++) {
+		td_tree_t *t = NULL;
+		if (!(rc = td_db_load(src, v[i].meta.label, &t, err)))
+			rc = td_db_writer_add(w, t, replace, err);
+		td_tree_free(t);
+		if (!rc)
+			(*copied)++;
+	}
+	td_versions_free(v, nv);
+	return rc;
 }
 
 int td_db_writer_commit(td_db_writer_t *w, td_error_t *err)
