@@ -8,7 +8,7 @@
 # pg_start returns 77 (and says why) when Debian's postgresql package is
 # not installed; the caller then skips.
 PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
-PG_USER=tdpg
+PG_USER=nobody
 
 pg_as() { # run a command as the server's user
 	if [ "$(id -u)" = 0 ]; then runuser -u "$PG_USER" -- "$@"; else "$@"; fi
@@ -20,7 +20,7 @@ pg_start() {
 		return 77
 	fi
 	if [ "$(id -u)" = 0 ]; then
-		id "$PG_USER" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$PG_USER"
+		: # nobody: no account to make
 	else
 		PG_USER=$(id -un)
 	fi
