@@ -35,6 +35,11 @@ typedef struct td_digest {
 	size_t sketch_len;
 	uint8_t *sketch;               /* owned; freed by td_digest_release */
 	int sha_only;                  /* 1: TLSH not computed (identity pass); never stored */
+	/* SHA-256 of the whitespace-normalised text (doc/formats.md, "Cosmetic
+	 * changes"): set (1) for a file without a NUL byte digested with TLSH,
+	 * 0 for a binary file or when not computed (an old database). */
+	int has_sha256_ws;
+	uint8_t sha256_ws[TD_SHA256_BYTES];
 } td_digest_t;
 
 TD_EXTERN void td_digest_release(td_digest_t *d);
