@@ -109,14 +109,34 @@ static void keep_head(td_digester_t *dg, const void *data, size_t len)
 /* The whitespace-normalised text (doc/formats.md, "Cosmetic changes"):
  * spaces, tabs, CR, VT and FF are dropped; each line that keeps a byte
  * ends with one LF; lines that keep none are dropped. Reindenting,
- * trailing spaces, CRLF and blank lines then give the same bytes. A file
- * with a NUL byte is binary and has no normalised digest. The loop has no
- * branch per byte: each byte is written, and the output advances only
- * when the byte is kept. */
+ * trailing spaces, CRLF and blank lines then give the same bytes. n bytes
+ * of p into out (room for n), *line carried from block to block; returns
+ * the bytes written. No branch per byte: each byte is written, and the
+ * output advances only when the byte is kept. */
+static size_t ws_normalise(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
+{
+	size_t len = 0;
+	int line = *line_kept;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = p[i];
+		int newline = c == '\n';
+		int space = c == ' ' || (c - '\t' <= '\r' - '\t' && !newline); /* \t \v \f \r */
+		int keep = !newline & !space;
+
+		out[len] = (uint8_t)c;
+		len += (size_t)(keep | (newline & line));
+		line = keep | (line & space);
+	}
+	*line_kept = line;
+	return len;
+}
+
+/* A file with a NUL byte is binary: it is not normalised, and its
+ * normalised digest is its SHA-256 (td_digester_finish). */
 static int ws_update(td_digester_t *dg, const uint8_t *p, size_t n)
 {
-	size_t out = 0;
-	int line = dg->ws_line;
+	size_t len;
 
 	if (dg->ws_binary)
 		return TD_OK;
@@ -124,18 +144,42 @@ static int ws_update(td_digester_t *dg, const uint8_t *p, size_t n)
 		dg->ws_binary = 1;
 		return TD_OK;
 	}
-	for (size_t i = 0; i < n; i++) {
-		unsigned c = p[i];
-		int newline = c == '\n';
-		int space = c == ' ' || (c - '\t' <= '\r' - '\t' && !newline); /* \t \v \f \r */
-		int keep = !newline & !space;
+	len = ws_normalise(dg->ws_buf, p, n, &dg->ws_line);
+	return EVP_DigestUpdate(dg->ws, dg->ws_buf, len) ? TD_OK : TD_EIO;
+}
 
-		dg->ws_buf[out] = (uint8_t)c;
-		out += (size_t)(keep | (newline & line));
-		line = keep | (line & space);
+int td_sha256_ws(uint8_t out[TD_SHA256_BYTES], const void *data, size_t len)
+{
+	static const uint8_t lf = '\n';
+	const uint8_t *p = data;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	uint8_t *buf = malloc(DIGEST_BLOCK_BYTES);
+	unsigned int n = 0;
+	int line = 0, rc = TD_ENOMEM;
+
+	if (!ctx || !buf)
+		goto out;
+	rc = TD_EIO;
+	if (!EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		goto out;
+	if (len && memchr(p, 0, len)) {
+		if (!EVP_DigestUpdate(ctx, p, len))
+			goto out;
+	} else {
+		for (size_t off = 0; off < len; off += DIGEST_BLOCK_BYTES) {
+			size_t k = len - off < DIGEST_BLOCK_BYTES ? len - off : DIGEST_BLOCK_BYTES;
+			if (!EVP_DigestUpdate(ctx, buf, ws_normalise(buf, p + off, k, &line)))
+				goto out;
+		}
+		if (line && !EVP_DigestUpdate(ctx, &lf, 1))
+			goto out;
 	}
-	dg->ws_line = line;
-	return EVP_DigestUpdate(dg->ws, dg->ws_buf, out) ? TD_OK : TD_EIO;
+	if (EVP_DigestFinal_ex(ctx, out, &n) && n == TD_SHA256_BYTES)
+		rc = TD_OK;
+out:
+	free(buf);
+	EVP_MD_CTX_free(ctx);
+	return rc;
 }
 
 int td_digester_update(td_digester_t *dg, const void *data, size_t len)
@@ -250,13 +294,15 @@ int td_digester_finish(td_digest_t *out, td_digester_t *dg)
 		out->sha_only = 1;
 		return TD_OK;
 	}
-	if (!dg->ws_binary) {
+	if (dg->ws_binary) {
+		memcpy(out->sha256_ws, out->sha256, TD_SHA256_BYTES);
+	} else {
 		static const uint8_t lf = '\n';
 		if ((dg->ws_line && !EVP_DigestUpdate(dg->ws, &lf, 1)) ||
 		    !EVP_DigestFinal_ex(dg->ws, out->sha256_ws, &n) || n != TD_SHA256_BYTES)
 			return TD_EIO;
-		out->has_sha256_ws = 1;
 	}
+	out->has_sha256_ws = 1;
 	out->tlsh_status = td_tlsh_final(&out->tlsh, &dg->tlsh);
 	if (out->tlsh_status != TD_TLSH_OK)
 		return make_sketch(dg, out);
