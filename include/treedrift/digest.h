@@ -35,6 +35,12 @@ typedef struct td_digest {
 	size_t sketch_len;
 	uint8_t *sketch;               /* owned; freed by td_digest_release */
 	int sha_only;                  /* 1: TLSH not computed (identity pass); never stored */
+	/* SHA-256 of the whitespace-normalised text (doc/db-schema.md,
+	 * content.sha256_ws); a binary file (a NUL byte) is not normalised and
+	 * has its SHA-256 here. 1 when set: every file digested with TLSH; 0
+	 * when not computed (the identity pass, a database of schema 1). */
+	int has_sha256_ws;
+	uint8_t sha256_ws[TD_SHA256_BYTES];
 } td_digest_t;
 
 TD_EXTERN void td_digest_release(td_digest_t *d);
@@ -66,6 +72,10 @@ TD_EXTERN int td_digest_distance(const td_digest_t *a, const td_digest_t *b, int
  * TD_FALLBACK_SCALE), exposed for symlink targets and tests. */
 #define TD_FALLBACK_SCALE 300
 TD_EXTERN int td_fallback_distance_bytes(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len);
+
+/* The whitespace-normalised SHA-256 of a whole buffer, as the digester
+ * computes it; 0, TD_ENOMEM or TD_EIO. */
+TD_EXTERN int td_sha256_ws(uint8_t out[TD_SHA256_BYTES], const void *data, size_t len);
 
 /* Lowercase hex of a SHA-256 (65 bytes with NUL). */
 TD_EXTERN void td_sha256_hex(char out[2 * TD_SHA256_BYTES + 1], const uint8_t sha[TD_SHA256_BYTES]);

@@ -23,7 +23,8 @@
 extern "C" {
 #endif
 
-#define TD_DB_SCHEMA_VERSION 1
+/* 2: content.sha256_ws, the whitespace-normalised SHA-256 (doc/db-schema.md). */
+#define TD_DB_SCHEMA_VERSION 2
 
 typedef struct td_db td_db_t;
 

@@ -18,6 +18,10 @@
 struct td_digester {
 	EVP_MD *md;
 	EVP_MD_CTX *sha;
+	EVP_MD_CTX *ws;                        /* SHA-256 of the normalised text */
+	int ws_binary;                         /* a NUL byte was seen: no normalised digest */
+	int ws_line;                           /* the current line has kept a byte */
+	uint8_t ws_buf[DIGEST_BLOCK_BYTES];    /* one block, normalised */
 	td_tlsh_ctx_t tlsh;
 	int want_tlsh;
 	uint64_t size_bytes;
@@ -57,7 +61,8 @@ int td_digester_new(td_digester_t **out)
 		return TD_ENOMEM;
 	dg->md = EVP_MD_fetch(NULL, "SHA256", NULL);
 	dg->sha = EVP_MD_CTX_new();
-	if (!dg->md || !dg->sha) {
+	dg->ws = EVP_MD_CTX_new();
+	if (!dg->md || !dg->sha || !dg->ws) {
 		td_digester_free(dg);
 		return TD_ENOMEM;
 	}
@@ -70,6 +75,7 @@ void td_digester_free(td_digester_t *dg)
 	if (!dg)
 		return;
 	EVP_MD_CTX_free(dg->sha);
+	EVP_MD_CTX_free(dg->ws);
 	EVP_MD_free(dg->md);
 	free(dg);
 }
@@ -78,8 +84,12 @@ void td_digester_start(td_digester_t *dg, int want_tlsh)
 {
 	EVP_DigestInit_ex(dg->sha, dg->md, NULL);
 	dg->want_tlsh = want_tlsh;
-	if (want_tlsh)
+	if (want_tlsh) {
 		td_tlsh_init(&dg->tlsh);
+		EVP_DigestInit_ex(dg->ws, dg->md, NULL);
+	}
+	dg->ws_binary = 0;
+	dg->ws_line = 0;
 	dg->size_bytes = 0;
 	dg->head_len = 0;
 }
@@ -94,6 +104,82 @@ static void keep_head(td_digester_t *dg, const void *data, size_t len)
 		memcpy(dg->head + dg->head_len, data, n);
 		dg->head_len += n;
 	}
+}
+
+/* The whitespace-normalised text (doc/formats.md, "Cosmetic changes"):
+ * spaces, tabs, CR, VT and FF are dropped; each line that keeps a byte
+ * ends with one LF; lines that keep none are dropped. Reindenting,
+ * trailing spaces, CRLF and blank lines then give the same bytes. n bytes
+ * of p into out (room for n), *line carried from block to block; returns
+ * the bytes written. No branch per byte: each byte is written, and the
+ * output advances only when the byte is kept. */
+static size_t ws_normalise(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
+{
+	size_t len = 0;
+	int line = *line_kept;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = p[i];
+		int newline = c == '\n';
+		int space = c == ' ' || (c - '\t' <= '\r' - '\t' && !newline); /* \t \v \f \r */
+		int keep = !newline & !space;
+
+		out[len] = (uint8_t)c;
+		len += (size_t)(keep | (newline & line));
+		line = keep | (line & space);
+	}
+	*line_kept = line;
+	return len;
+}
+
+/* A file with a NUL byte is binary: it is not normalised, and its
+ * normalised digest is its SHA-256 (td_digester_finish). */
+static int ws_update(td_digester_t *dg, const uint8_t *p, size_t n)
+{
+	size_t len;
+
+	if (dg->ws_binary)
+		return TD_OK;
+	if (memchr(p, 0, n)) {
+		dg->ws_binary = 1;
+		return TD_OK;
+	}
+	len = ws_normalise(dg->ws_buf, p, n, &dg->ws_line);
+	return EVP_DigestUpdate(dg->ws, dg->ws_buf, len) ? TD_OK : TD_EIO;
+}
+
+int td_sha256_ws(uint8_t out[TD_SHA256_BYTES], const void *data, size_t len)
+{
+	static const uint8_t lf = '\n';
+	const uint8_t *p = data;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	uint8_t *buf = malloc(DIGEST_BLOCK_BYTES);
+	unsigned int n = 0;
+	int line = 0, rc = TD_ENOMEM;
+
+	if (!ctx || !buf)
+		goto out;
+	rc = TD_EIO;
+	if (!EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		goto out;
+	if (len && memchr(p, 0, len)) {
+		if (!EVP_DigestUpdate(ctx, p, len))
+			goto out;
+	} else {
+		for (size_t off = 0; off < len; off += DIGEST_BLOCK_BYTES) {
+			size_t k = len - off < DIGEST_BLOCK_BYTES ? len - off : DIGEST_BLOCK_BYTES;
+			if (!EVP_DigestUpdate(ctx, buf, ws_normalise(buf, p + off, k, &line)))
+				goto out;
+		}
+		if (line && !EVP_DigestUpdate(ctx, &lf, 1))
+			goto out;
+	}
+	if (EVP_DigestFinal_ex(ctx, out, &n) && n == TD_SHA256_BYTES)
+		rc = TD_OK;
+out:
+	free(buf);
+	EVP_MD_CTX_free(ctx);
+	return rc;
 }
 
 int td_digester_update(td_digester_t *dg, const void *data, size_t len)
@@ -111,7 +197,7 @@ int td_digester_update(td_digester_t *dg, const void *data, size_t len)
 	while (len) {
 		size_t n = len < DIGEST_BLOCK_BYTES ? len : DIGEST_BLOCK_BYTES;
 
-		if (!EVP_DigestUpdate(dg->sha, p, n))
+		if (!EVP_DigestUpdate(dg->sha, p, n) || ws_update(dg, p, n))
 			return TD_EIO;
 		td_tlsh_update(&dg->tlsh, p, n);
 		p += n;
@@ -144,7 +230,8 @@ int td_digester_update2(td_digester_t *a, const void *data_a, size_t len_a, td_d
 		size_t na = len_a < DIGEST_BLOCK_BYTES ? len_a : DIGEST_BLOCK_BYTES;
 		size_t nb = len_b < DIGEST_BLOCK_BYTES ? len_b : DIGEST_BLOCK_BYTES;
 
-		if (!EVP_DigestUpdate(a->sha, pa, na) || !EVP_DigestUpdate(b->sha, pb, nb))
+		if (!EVP_DigestUpdate(a->sha, pa, na) || !EVP_DigestUpdate(b->sha, pb, nb) ||
+		    ws_update(a, pa, na) || ws_update(b, pb, nb))
 			return TD_EIO;
 		td_tlsh_update2(&a->tlsh, pa, na, &b->tlsh, pb, nb);
 		pa += na;
@@ -207,6 +294,15 @@ int td_digester_finish(td_digest_t *out, td_digester_t *dg)
 		out->sha_only = 1;
 		return TD_OK;
 	}
+	if (dg->ws_binary) {
+		memcpy(out->sha256_ws, out->sha256, TD_SHA256_BYTES);
+	} else {
+		static const uint8_t lf = '\n';
+		if ((dg->ws_line && !EVP_DigestUpdate(dg->ws, &lf, 1)) ||
+		    !EVP_DigestFinal_ex(dg->ws, out->sha256_ws, &n) || n != TD_SHA256_BYTES)
+			return TD_EIO;
+	}
+	out->has_sha256_ws = 1;
 	out->tlsh_status = td_tlsh_final(&out->tlsh, &dg->tlsh);
 	if (out->tlsh_status != TD_TLSH_OK)
 		return make_sketch(dg, out);

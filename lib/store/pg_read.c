@@ -131,16 +131,19 @@ out:
 enum {
 	LOAD_PATH, LOAD_TYPE, LOAD_MODE, LOAD_SIZE, LOAD_MTIME, LOAD_INO, LOAD_DEV, LOAD_LINK,
 	LOAD_GITOID, LOAD_SKIP_REASON, LOAD_SKIP_DETAIL, LOAD_CONTENT_ID, LOAD_SHA256, LOAD_CSIZE,
-	LOAD_TLSH, LOAD_TLSH_STATUS, LOAD_SKETCH_KIND, LOAD_SKETCH, LOAD_CGITOID
+	LOAD_TLSH, LOAD_TLSH_STATUS, LOAD_SKETCH_KIND, LOAD_SKETCH, LOAD_CGITOID, LOAD_SHA256_WS
 };
 
-static const char load_sql[] =
-	"SELECT p.path, e.type, e.mode, e.size, e.mtime_ns, e.ino, e.dev, e.link_target, e.gitoid,"
-	" e.skip_reason, e.skip_detail, e.content_id, c.sha256, c.size, c.tlsh, c.tlsh_status,"
-	" c.sketch_kind, c.sketch, c.gitoid"
-	" FROM entry e JOIN path p ON p.id = e.path_id"
-	" LEFT JOIN content c ON c.id = e.content_id"
-	" WHERE e.version_id = $1::bigint";
+/* Schema 1 has no sha256_ws: its rows read NULL there. */
+#define LOAD_SQL(ws)                                                                                   \
+	"SELECT p.path, e.type, e.mode, e.size, e.mtime_ns, e.ino, e.dev, e.link_target, e.gitoid,"    \
+	" e.skip_reason, e.skip_detail, e.content_id, c.sha256, c.size, c.tlsh, c.tlsh_status,"        \
+	" c.sketch_kind, c.sketch, c.gitoid, " ws                                                      \
+	" FROM entry e JOIN path p ON p.id = e.path_id"                                                 \
+	" LEFT JOIN content c ON c.id = e.content_id"                                                   \
+	" WHERE e.version_id = $1::bigint"
+static const char load_sql[] = LOAD_SQL("c.sha256_ws");
+static const char load_sql_v1[] = LOAD_SQL("NULL::bytea");
 
 /* The content half of a row. 0, TD_ENOMEM, or 1 when a value is malformed. */
 static int content_from_row(td_digest_t *d, const PGresult *r, int row)
@@ -162,6 +165,9 @@ static int content_from_row(td_digest_t *d, const PGresult *r, int row)
 		return 1;
 	if (has_tlsh)
 		td_db_tlsh_unpack(&d->tlsh, tlsh);
+	d->has_sha256_ws = value_fixed(d->sha256_ws, TD_SHA256_BYTES, r, row, LOAD_SHA256_WS);
+	if (d->has_sha256_ws < 0)
+		return 1;
 	d->sketch_kind = (td_sketch_kind_t)kind;
 	if (value_copy(&sketch, &len, r, row, LOAD_SKETCH))
 		return TD_ENOMEM;
@@ -272,7 +278,7 @@ int td_pg_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 		t->files = p;
 		t->cap = cap;
 	}
-	r = query(db, load_sql, 1, NULL, params);
+	r = query(db, db->schema >= 2 ? load_sql : load_sql_v1, 1, NULL, params);
 	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
 		rc = td_pg_fail(err, db->pg, r, "read", db->path);
 		goto out;

@@ -14,7 +14,9 @@
 #include "pg_impl.h"
 #include "internal.h"
 
-/* The tables of the newest schema, made by the first writer of a database. */
+/* The tables of schema 1. A new database runs it and then every migration,
+ * as the SQLite backend does, so that a new and a migrated database are
+ * the same. */
 static const char pg_schema_sql[] =
 	"CREATE TABLE meta (\n"
 	"\tkey text PRIMARY KEY,\n"
@@ -64,11 +66,14 @@ static const char pg_schema_sql[] =
 	/* match and base: which versions hold this content at this path */
 	"CREATE INDEX entry_path ON entry (path_id, content_id, version_id);\n";
 
-/* Step i turns schema i + 1 into schema i + 2; empty while there is one
- * schema. A database made by an older build is migrated by its next
- * writer, under the schema lock, in one transaction. */
-static const char *const pg_migrations[] = { NULL };
-#define PG_MIGRATION_COUNT (TD_DB_SCHEMA_VERSION - 1)
+/* pg_migrations[v - 1] takes schema v to v + 1 (schema.c's
+ * td_db_migrate_sql, in PostgreSQL). A database made by an older build is
+ * migrated by its next writer, under the schema lock, in one transaction;
+ * readers read it as it is. */
+static const char *const pg_migrations[TD_DB_SCHEMA_VERSION - 1] = {
+	/* 2: the whitespace-normalised SHA-256 */
+	"ALTER TABLE content ADD COLUMN sha256_ws bytea CHECK (sha256_ws IS NULL OR length(sha256_ws) = 32);",
+};
 
 #define PG_TABLES "'meta', 'content', 'path', 'version', 'entry'"
 #define PG_TABLE_COUNT 5
@@ -301,21 +306,16 @@ int td_pg_schema_ready(PGconn *c, const char *shown, td_error_t *err)
 		goto out;
 	snprintf(tool, sizeof(tool), "treedrift %s", td_version());
 	if (!version) {
-		snprintf(num, sizeof(num), "%d", TD_DB_SCHEMA_VERSION);
 		if ((rc = td_pg_exec(c, pg_schema_sql, "create the schema of", shown, err)) ||
 		    (rc = meta_put(c, "application", "treedrift", 1, shown, err)) ||
-		    (rc = meta_put(c, "schema", num, 1, shown, err)) ||
+		    (rc = meta_put(c, "schema", "1", 1, shown, err)) ||
 		    (rc = meta_put(c, "created_by", tool, 1, shown, err)) ||
 		    (rc = meta_put(c, "created_at", PG_UTC_NOW, 0, shown, err)))
 			goto out;
+		version = 1;
 	}
-	for (; version && version < TD_DB_SCHEMA_VERSION; version++) {
+	for (; version < TD_DB_SCHEMA_VERSION; version++) {
 		snprintf(num, sizeof(num), "%d", version + 1);
-		if (version - 1 >= PG_MIGRATION_COUNT || !pg_migrations[version - 1]) {
-			rc = td_error_set(err, TD_EUNSUPPORTED, "no migration of '%s' from schema %d", shown,
-					  version);
-			goto out;
-		}
 		if ((rc = td_pg_exec(c, pg_migrations[version - 1], "migrate", shown, err)) ||
 		    (rc = meta_put(c, "schema", num, 1, shown, err)))
 			goto out;
@@ -339,6 +339,7 @@ int td_pg_open(td_db_t *db, const char *uri, td_error_t *err)
 		return rc;
 	if (!version)
 		return td_error_set(err, TD_EFORMAT, "'%s' is not a treedrift database: it has no tables", db->path);
+	db->schema = version;
 	return TD_OK;
 }
 

@@ -29,7 +29,7 @@
 /* COPY data per PQputCopyData call. */
 #define PG_COPY_CHUNK ((size_t)1 << 20)
 
-enum { C_SHA, C_SIZE, C_TLSH, C_STATUS, C_KIND, C_SKETCH, C_GITOID, C_COUNT };
+enum { C_SHA, C_SIZE, C_TLSH, C_STATUS, C_KIND, C_SKETCH, C_GITOID, C_WS, C_COUNT };
 
 typedef struct pg_writer {
 	td_db_writer_t base;
@@ -58,7 +58,8 @@ static int oom(pg_writer_t *w, td_error_t *err)
 static void batch_start(pg_writer_t *w)
 {
 	static const uint32_t oid[C_COUNT] = { TD_PG_OID_BYTEA, TD_PG_OID_INT8, TD_PG_OID_BYTEA, TD_PG_OID_INT4,
-					       TD_PG_OID_INT4, TD_PG_OID_BYTEA, TD_PG_OID_BYTEA };
+					       TD_PG_OID_INT4, TD_PG_OID_BYTEA, TD_PG_OID_BYTEA,
+					       TD_PG_OID_BYTEA };
 
 	td_pg_array_start(&w->paths, TD_PG_OID_BYTEA);
 	for (int i = 0; i < C_COUNT; i++)
@@ -185,24 +186,28 @@ static const char path_insert_sql[] =
 	" ON CONFLICT (path) DO NOTHING";
 static const char path_ids_sql[] =
 	"SELECT t.i, p.id FROM unnest($1::bytea[]) WITH ORDINALITY AS t(path, i) JOIN path p ON p.path = t.path";
+/* The columns of content, one array each: a column added to the schema is
+ * added here, to C_* and to put_file. */
 #define CONTENT_UNNEST "unnest($1::bytea[], $2::int8[], $3::bytea[], $4::int4[], $5::int4[], $6::bytea[]," \
-	" $7::bytea[]) AS u(sha, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid)"
+	" $7::bytea[], $8::bytea[]) AS u(sha, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws)"
 static const char content_insert_sql[] =
-	"INSERT INTO content (sha256, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid)"
+	"INSERT INTO content (sha256, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws)"
 	" SELECT DISTINCT ON (u.sha) u.* FROM " CONTENT_UNNEST " ORDER BY u.sha"
 	" ON CONFLICT (sha256) DO NOTHING";
 /* A later scan may know more of the same bytes: the blob id (a git
- * source), or the TLSH a SHA-256-only pass left out (as in write.c). */
+ * source), the TLSH a SHA-256-only pass left out, or the normalised
+ * SHA-256 a database of schema 1 did not hold (as in write.c). */
 static const char content_fill_sql[] =
 	"UPDATE content c SET gitoid = coalesce(c.gitoid, t.gitoid),"
 	" tlsh = CASE WHEN t.fill THEN t.tlsh ELSE c.tlsh END,"
 	" tlsh_status = CASE WHEN t.fill THEN t.tlsh_status ELSE c.tlsh_status END,"
 	" sketch_kind = CASE WHEN t.fill THEN t.sketch_kind ELSE c.sketch_kind END,"
-	" sketch = CASE WHEN t.fill THEN t.sketch ELSE c.sketch END"
+	" sketch = CASE WHEN t.fill THEN t.sketch ELSE c.sketch END,"
+	" sha256_ws = coalesce(c.sha256_ws, t.sha256_ws)"
 	" FROM (SELECT DISTINCT ON (u.sha) u.*, x.tlsh IS NULL AND x.sketch IS NULL"
 	" AND (u.tlsh IS NOT NULL OR u.sketch IS NOT NULL) AS fill"
 	" FROM " CONTENT_UNNEST " JOIN content x ON x.sha256 = u.sha"
-	" WHERE (x.gitoid IS NULL AND u.gitoid IS NOT NULL)"
+	" WHERE (x.gitoid IS NULL AND u.gitoid IS NOT NULL) OR (x.sha256_ws IS NULL AND u.sha256_ws IS NOT NULL)"
 	" OR (x.tlsh IS NULL AND x.sketch IS NULL AND (u.tlsh IS NOT NULL OR u.sketch IS NOT NULL))"
 	" ORDER BY u.sha) t WHERE c.sha256 = t.sha";
 static const char content_ids_sql[] =
@@ -334,6 +339,7 @@ static int put_file(pg_writer_t *w, const td_file_t *f, td_error_t *err)
 				  d->sketch_kind == TD_SKETCH_NONE ? NULL : d->sketch ? (const void *)d->sketch : "",
 				  d->sketch_len);
 		td_pg_array_bytes(&w->content[C_GITOID], f->has_gitoid ? f->gitoid : NULL, TD_GITOID_BYTES);
+		td_pg_array_bytes(&w->content[C_WS], d->has_sha256_ws ? d->sha256_ws : NULL, TD_SHA256_BYTES);
 		w->ncontent++;
 	}
 	if (b->failed)

@@ -16,7 +16,11 @@
 
 int td_sq_open(td_db_t *h, const char *path, td_error_t *err)
 {
-	return td_db_open_existing(&h->db, path, 0, err);
+	int rc = td_db_open_existing(&h->db, path, 0, err);
+
+	if (!rc && (rc = td_db_user_version(h->db, &h->schema)) != SQLITE_OK)
+		rc = td_sql_error(err, h->db, rc, "read", path);
+	return rc;
 }
 
 uint64_t td_sq_size_bytes(td_db_t *db)
@@ -205,18 +209,21 @@ void td_db_tlsh_unpack(td_tlsh_t *h, const uint8_t in[TD_DB_TLSH_BYTES])
 enum {
 	LOAD_PATH, LOAD_TYPE, LOAD_MODE, LOAD_SIZE, LOAD_MTIME, LOAD_INO, LOAD_DEV, LOAD_LINK,
 	LOAD_GITOID, LOAD_SKIP_REASON, LOAD_SKIP_DETAIL, LOAD_CONTENT_ID, LOAD_SHA256, LOAD_CSIZE,
-	LOAD_TLSH, LOAD_TLSH_STATUS, LOAD_SKETCH_KIND, LOAD_SKETCH, LOAD_CGITOID
+	LOAD_TLSH, LOAD_TLSH_STATUS, LOAD_SKETCH_KIND, LOAD_SKETCH, LOAD_CGITOID, LOAD_SHA256_WS
 };
 
 /* One query for the whole version: entries in primary-key order, each
- * joined to its path and (if any) its content. */
-static const char load_sql[] =
-	"SELECT p.path, e.type, e.mode, e.size, e.mtime_ns, e.ino, e.dev, e.link_target, e.gitoid,"
-	" e.skip_reason, e.skip_detail, e.content_id, c.sha256, c.size, c.tlsh, c.tlsh_status,"
-	" c.sketch_kind, c.sketch, c.gitoid"
-	" FROM entry e CROSS JOIN path p ON p.id = e.path_id"
-	" LEFT JOIN content c ON c.id = e.content_id"
-	" WHERE e.version_id = ?1";
+ * joined to its path and (if any) its content. Schema 1 has no
+ * sha256_ws: its rows read NULL there. */
+#define LOAD_SQL(ws)                                                                                   \
+	"SELECT p.path, e.type, e.mode, e.size, e.mtime_ns, e.ino, e.dev, e.link_target, e.gitoid,"    \
+	" e.skip_reason, e.skip_detail, e.content_id, c.sha256, c.size, c.tlsh, c.tlsh_status,"        \
+	" c.sketch_kind, c.sketch, c.gitoid, " ws                                                      \
+	" FROM entry e CROSS JOIN path p ON p.id = e.path_id"                                           \
+	" LEFT JOIN content c ON c.id = e.content_id"                                                   \
+	" WHERE e.version_id = ?1"
+static const char load_sql[] = LOAD_SQL("c.sha256_ws");
+static const char load_sql_v1[] = LOAD_SQL("NULL");
 
 /* The content half of a row. 0, TD_ENOMEM, or 1 when a value is malformed. */
 static int content_from_row(td_digest_t *d, sqlite3_stmt *st)
@@ -240,6 +247,9 @@ static int content_from_row(td_digest_t *d, sqlite3_stmt *st)
 		return 1;
 	if (has_tlsh)
 		td_db_tlsh_unpack(&d->tlsh, tlsh);
+	d->has_sha256_ws = column_fixed(d->sha256_ws, TD_SHA256_BYTES, st, LOAD_SHA256_WS);
+	if (d->has_sha256_ws < 0)
+		return 1;
 	d->sketch_kind = (td_sketch_kind_t)kind;
 	if (column_blob(&sketch, &len, st, LOAD_SKETCH))
 		return TD_ENOMEM;
@@ -329,7 +339,7 @@ int td_sq_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 		t->files = p;
 		t->cap = cap;
 	}
-	rc = sqlite3_prepare_v2(db->db, load_sql, -1, &st, NULL);
+	rc = sqlite3_prepare_v2(db->db, db->schema >= 2 ? load_sql : load_sql_v1, -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_bind_int64(st, 1, vid);
 	if (rc != SQLITE_OK) {

@@ -68,11 +68,19 @@ const char td_db_schema_sql[] =
 	"\tPRIMARY KEY (version_id, path_id)\n"
 	") WITHOUT ROWID;\n";
 
+/* The whitespace-normalised SHA-256 (doc/db-schema.md): added by ALTER
+ * TABLE, so that SQLite stores the same CREATE TABLE text for a database
+ * created with it and one migrated to it. */
+const char *const td_db_migrate_sql[TD_DB_SCHEMA_VERSION - 1] = {
+	"ALTER TABLE content ADD COLUMN sha256_ws BLOB"
+	" CHECK (sha256_ws IS NULL OR length(sha256_ws) = 32);",
+};
+
 /* Built at commit, not row by row: for a new database one sort at the end
  * is cheaper than an index insert per entry. A copied database has it. */
 const char td_db_index_sql[] = "CREATE INDEX IF NOT EXISTS entry_path ON entry (path_id, content_id);";
 
-/* The tables of schema 1, as validate_schema looks for them. */
+/* The tables of every schema, as validate_schema looks for them. */
 #define SCHEMA_TABLES "('meta', 'content', 'path', 'version', 'entry')"
 #define SCHEMA_TABLE_COUNT 5
 
@@ -171,6 +179,15 @@ static int query_int(sqlite3 *db, const char *sql, sqlite3_int64 *out)
 	return rc;
 }
 
+int td_db_user_version(sqlite3 *db, int *out)
+{
+	sqlite3_int64 v = 0;
+	int rc = query_int(db, "PRAGMA user_version", &v);
+
+	*out = rc == SQLITE_OK && v > 0 && v <= TD_DB_SCHEMA_VERSION ? (int)v : 0;
+	return rc;
+}
+
 /* Copy at most size - 1 bytes of s into buf, each byte that is not
  * printable ASCII as '?': names from a database go into messages. */
 static const char *printable(char *buf, size_t size, const unsigned char *s, int len)
@@ -186,8 +203,9 @@ static const char *printable(char *buf, size_t size, const unsigned char *s, int
 /* Every object in the schema of db is one treedrift makes, with the SQL
  * text it makes it with: a trigger, a view, an index of someone else's or
  * a table with a column added (a generated column) would run SQL from the
- * file inside treedrift. The reference is schema 1 made afresh in memory. */
-static int objects_are_ours(sqlite3 *db, const char *path, td_error_t *err)
+ * file inside treedrift. The reference is the database's own schema
+ * (user_version, at most this build's) made afresh in memory. */
+static int objects_are_ours(sqlite3 *db, int schema, const char *path, td_error_t *err)
 {
 	sqlite3 *ref = NULL;
 	sqlite3_stmt *theirs = NULL, *ours = NULL;
@@ -195,6 +213,8 @@ static int objects_are_ours(sqlite3 *db, const char *path, td_error_t *err)
 
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(ref, td_db_schema_sql, NULL, NULL, NULL);
+	for (int v = 1; v < schema && v < TD_DB_SCHEMA_VERSION && rc == SQLITE_OK; v++)
+		rc = sqlite3_exec(ref, td_db_migrate_sql[v - 1], NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(ref, td_db_index_sql, NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
@@ -266,7 +286,7 @@ static int validate_schema(sqlite3 *db, const char *path, td_error_t *err)
 	if (tables != SCHEMA_TABLE_COUNT)
 		return td_error_set(err, TD_EFORMAT, "'%s' is not a treedrift database: tables are missing",
 				    path);
-	return objects_are_ours(db, path, err);
+	return objects_are_ours(db, (int)user_version, path, err);
 }
 
 void td_db_harden(sqlite3 *db)

@@ -50,6 +50,7 @@ struct td_db {
 	char *path;
 	sqlite3 *db;      /* SQLite */
 	struct pg_conn *pg; /* PostgreSQL (libpq's PGconn) */
+	int schema;        /* its user_version: 1 has no content.sha256_ws */
 };
 
 /* What every writer starts with; each backend's writer embeds it first. */
@@ -99,8 +100,13 @@ void td_pg_writer_free(td_db_writer_t *w);
 
 /* ---- schema.c: the schema, opening, checking ---- */
 
-/* The tables of schema 1, created by a writer of a new database. */
+/* The tables of schema 1; a new database runs it and then every
+ * migration, so that a new and a migrated database hold the same SQL. */
 extern const char td_db_schema_sql[];
+/* td_db_migrate_sql[v - 1] takes schema v to v + 1; SQL without BEGIN. */
+extern const char *const td_db_migrate_sql[TD_DB_SCHEMA_VERSION - 1];
+/* The user_version of an open database (a SQLite code on failure). */
+int td_db_user_version(sqlite3 *db, int *out);
 /* The index of entries by path, built at commit. */
 extern const char td_db_index_sql[];
 

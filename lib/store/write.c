@@ -30,18 +30,20 @@ static const char *const writer_sql[ST_COUNT] = {
 	[ST_ENTRY_DELETE] = "DELETE FROM entry WHERE version_id = ?1",
 	[ST_PATH_FIND] = "SELECT id FROM path WHERE path = ?1",
 	[ST_PATH_INSERT] = "INSERT INTO path (path) VALUES (?1) ON CONFLICT (path) DO NOTHING",
-	[ST_CONTENT_FIND] = "SELECT id, gitoid IS NULL, tlsh IS NULL AND sketch IS NULL"
+	[ST_CONTENT_FIND] = "SELECT id, gitoid IS NULL, tlsh IS NULL AND sketch IS NULL, sha256_ws IS NULL"
 			    " FROM content WHERE sha256 = ?1",
 	[ST_CONTENT_INSERT] = "INSERT INTO content (sha256, size, tlsh, tlsh_status, sketch_kind,"
-			      " sketch, gitoid) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+			      " sketch, gitoid, sha256_ws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
 			      " ON CONFLICT (sha256) DO NOTHING",
 	/* A later scan may know more of the same bytes: the blob id (a git
-	 * source), or the TLSH a SHA-256-only pass left out. */
+	 * source), the TLSH a SHA-256-only pass left out, or the normalised
+	 * SHA-256 a database of schema 1 did not hold. */
 	[ST_CONTENT_FILL] = "UPDATE content SET gitoid = coalesce(gitoid, ?2),"
 			    " tlsh = CASE WHEN ?6 THEN ?3 ELSE tlsh END,"
 			    " tlsh_status = CASE WHEN ?6 THEN ?4 ELSE tlsh_status END,"
 			    " sketch_kind = CASE WHEN ?6 THEN ?5 ELSE sketch_kind END,"
-			    " sketch = CASE WHEN ?6 THEN ?7 ELSE sketch END WHERE id = ?1",
+			    " sketch = CASE WHEN ?6 THEN ?7 ELSE sketch END,"
+			    " sha256_ws = coalesce(sha256_ws, ?8) WHERE id = ?1",
 	[ST_ENTRY_INSERT] = "INSERT INTO entry (version_id, path_id, type, mode, size, mtime_ns, ino,"
 			    " dev, content_id, link_target, gitoid, skip_reason, skip_detail)"
 			    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
@@ -108,8 +110,12 @@ static int schema_create(sq_writer_t *w, td_error_t *err)
 		 TD_DB_APPLICATION_ID, TD_DB_SCHEMA_VERSION);
 	utc_now(now);
 	if ((rc = exec_sql(w, "BEGIN", "write", err)) ||
-	    (rc = exec_sql(w, td_db_schema_sql, "create", err)) ||
-	    (rc = exec_sql(w, pragmas, "create", err)) ||
+	    (rc = exec_sql(w, td_db_schema_sql, "create", err)))
+		return rc;
+	for (int v = 1; v < TD_DB_SCHEMA_VERSION; v++)
+		if ((rc = exec_sql(w, td_db_migrate_sql[v - 1], "create", err)))
+			return rc;
+	if ((rc = exec_sql(w, pragmas, "create", err)) ||
 	    (rc = meta_put(w, "created_by", tool, err)) ||
 	    (rc = meta_put(w, "created_at", now, err)) ||
 	    (rc = exec_sql(w, "COMMIT", "write", err)))
@@ -135,6 +141,33 @@ static int copy_existing(sq_writer_t *w, sqlite3 *src, td_error_t *err)
 				    sqlite3_errmsg(w->db));
 	}
 	return TD_OK;
+}
+
+/* Bring a copied database of an older schema up to this build's, in the
+ * temporary file: the old file stays as it was until commit renames. */
+static int migrate(sq_writer_t *w, td_error_t *err)
+{
+	char pragma[64];
+	int schema = 0, rc = td_db_user_version(w->db, &schema);
+
+	if (rc != SQLITE_OK)
+		return td_sql_error(err, w->db, rc, "read", w->f.path);
+	if (!schema)
+		return td_error_set(err, TD_EFORMAT, "'%s' has no treedrift schema", w->f.path);
+	if (schema == TD_DB_SCHEMA_VERSION)
+		return TD_OK;
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d;", TD_DB_SCHEMA_VERSION);
+	if ((rc = exec_sql(w, "BEGIN", "write", err)))
+		return rc;
+	for (int v = schema; v < TD_DB_SCHEMA_VERSION && !rc; v++)
+		rc = exec_sql(w, td_db_migrate_sql[v - 1], "migrate", err);
+	if (!rc)
+		rc = exec_sql(w, pragma, "migrate", err);
+	if (!rc)
+		rc = exec_sql(w, "COMMIT", "write", err);
+	if (rc)
+		sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
 }
 
 static void writer_close_db(sq_writer_t *w)
@@ -236,6 +269,8 @@ int td_sq_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td
 	rc = writer_configure(w, err);
 	if (!rc && src)
 		rc = copy_existing(w, src, err);
+	if (!rc && src)
+		rc = migrate(w, err);
 	if (!rc && !src)
 		rc = schema_create(w, err);
 	if (!rc)
@@ -363,6 +398,12 @@ static int bind_digest(sqlite3_stmt *st, int col_tlsh, int col_status, int col_k
 	return rc;
 }
 
+static int bind_sha256_ws(sqlite3_stmt *st, int col, const td_digest_t *d)
+{
+	return d->has_sha256_ws ? sqlite3_bind_blob(st, col, d->sha256_ws, TD_SHA256_BYTES, SQLITE_STATIC)
+				: sqlite3_bind_null(st, col);
+}
+
 /* Fill in what a content row lacked: the blob id (a git source), or the
  * TLSH a SHA-256-only pass left out. */
 static int content_fill(sq_writer_t *w, const td_file_t *f, sqlite3_int64 id, int fill_gitoid,
@@ -372,6 +413,8 @@ static int content_fill(sq_writer_t *w, const td_file_t *f, sqlite3_int64 id, in
 	uint8_t tlsh[TD_DB_TLSH_BYTES];
 	int rc = sqlite3_bind_int64(st, 1, id);
 
+	if (rc == SQLITE_OK)
+		rc = bind_sha256_ws(st, 8, &f->digest);
 	if (rc == SQLITE_OK)
 		rc = fill_gitoid ? sqlite3_bind_blob(st, 2, f->gitoid, TD_GITOID_BYTES, SQLITE_STATIC)
 				 : sqlite3_bind_null(st, 2);
@@ -388,7 +431,7 @@ static int content_find(sq_writer_t *w, const td_file_t *f, sqlite3_int64 *id)
 {
 	sqlite3_stmt *find = w->st[ST_CONTENT_FIND];
 	const td_digest_t *d = &f->digest;
-	int fill_gitoid, fill_digest, rc = lookup(find);
+	int fill_gitoid, fill_digest, fill_ws, rc = lookup(find);
 
 	if (rc != SQLITE_ROW)
 		return rc;
@@ -396,8 +439,9 @@ static int content_find(sq_writer_t *w, const td_file_t *f, sqlite3_int64 *id)
 	fill_gitoid = sqlite3_column_int(find, 1) && f->has_gitoid;
 	fill_digest = sqlite3_column_int(find, 2) &&
 		      (d->tlsh_status == TD_TLSH_OK || d->sketch_kind != TD_SKETCH_NONE);
+	fill_ws = sqlite3_column_int(find, 3) && d->has_sha256_ws;
 	sqlite3_reset(find);
-	if (fill_gitoid || fill_digest) {
+	if (fill_gitoid || fill_digest || fill_ws) {
 		rc = content_fill(w, f, *id, fill_gitoid, fill_digest);
 		if (rc != SQLITE_OK)
 			return rc;
@@ -423,6 +467,8 @@ static int content_id(sq_writer_t *w, const td_file_t *f, sqlite3_int64 *id)
 	if (rc == SQLITE_OK)
 		rc = f->has_gitoid ? sqlite3_bind_blob(ins, 7, f->gitoid, TD_GITOID_BYTES, SQLITE_STATIC)
 				   : sqlite3_bind_null(ins, 7);
+	if (rc == SQLITE_OK)
+		rc = bind_sha256_ws(ins, 8, d);
 	if (rc != SQLITE_OK)
 		return rc;
 	if (w->contents_added >= w->contents_found) {

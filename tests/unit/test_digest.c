@@ -155,8 +155,70 @@ static void test_uniform_sketch(void)
 	free(text);
 }
 
+static void ws_digest(td_digest_t *out, const char *text, size_t piece)
+{
+	digest_pieces(out, (const uint8_t *)text, strlen(text), piece ? piece : strlen(text) + 1);
+}
+
+/* The whitespace-normalised SHA-256: reindenting, trailing spaces, CRLF,
+ * blank lines and a missing last newline give the same digest, whatever
+ * the pieces; any other change does not; a NUL byte means binary, no
+ * normalised digest. */
+static void test_whitespace_digest(void)
+{
+	static const char *const same[] = {
+		"int f(void)\n{\n\treturn 1;\n}\n",
+		"int f(void)\n{\n    return 1;\n}\n",       /* reindent */
+		"int f(void)   \n{\t\n\treturn 1;  \n}\n", /* trailing spaces */
+		"int f(void)\r\n{\r\n\treturn 1;\r\n}\r\n",   /* CRLF */
+		"\nint f(void)\n\n{\n\treturn 1;\n}\n\n\n",   /* blank lines */
+		"int f(void)\n{\n\treturn 1;\n}",           /* no last newline */
+		"int  f( void )\n{\n\treturn 1 ;\n}\n",     /* spaces inside a line */
+	};
+	static const char *const other[] = {
+		"int f(void)\n{\n\treturn 2;\n}\n",
+		"int f(void) {\n\treturn 1;\n}\n",          /* lines joined */
+	};
+	td_digest_t ref, d;
+
+	ws_digest(&ref, same[0], 0);
+	CHECK(ref.has_sha256_ws);
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		for (size_t piece = 0; piece < 4; piece++) {
+			ws_digest(&d, same[i], piece);
+			CHECK(d.has_sha256_ws && !memcmp(d.sha256_ws, ref.sha256_ws, TD_SHA256_BYTES));
+			CHECK(i == 0 || memcmp(d.sha256, ref.sha256, TD_SHA256_BYTES));
+			td_digest_release(&d);
+		}
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
+		ws_digest(&d, other[i], 0);
+		CHECK(d.has_sha256_ws && memcmp(d.sha256_ws, ref.sha256_ws, TD_SHA256_BYTES));
+		td_digest_release(&d);
+	}
+	digest_pieces(&d, (const uint8_t *)"a\0b \n", 5, 5); /* binary: not normalised */
+	CHECK(d.has_sha256_ws && !memcmp(d.sha256_ws, d.sha256, TD_SHA256_BYTES));
+	td_digest_release(&d);
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) { /* the one-shot agrees */
+		uint8_t one[TD_SHA256_BYTES];
+		CHECK_INT(td_sha256_ws(one, same[i], strlen(same[i])), 0);
+		CHECK(!memcmp(one, ref.sha256_ws, TD_SHA256_BYTES));
+	}
+	/* SHA-256 only (the identity pass): not computed */
+	{
+		td_digester_t *dg = NULL;
+		CHECK_INT(td_digester_new(&dg), 0);
+		td_digester_start(dg, 0);
+		CHECK_INT(td_digester_update(dg, "a\n", 2), 0);
+		CHECK_INT(td_digester_finish(&d, dg), 0);
+		CHECK(!d.has_sha256_ws);
+		td_digester_free(dg);
+	}
+	td_digest_release(&ref);
+}
+
 int main(void)
 {
+	test_whitespace_digest();
 	test_uniform_sketch();
 	test_feeding_agrees();
 	return check_finish();

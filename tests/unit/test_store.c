@@ -100,6 +100,9 @@ static void add_tlsh_file(td_tree_t *t, const char *path, size_t path_len, uint6
 	f.digest.tlsh.q1_ratio = (uint8_t)(rng() & 15);
 	f.digest.tlsh.q2_ratio = (uint8_t)(rng() & 15);
 	fill_random(f.digest.tlsh.body, TD_TLSH_BODY_BYTES);
+	f.digest.has_sha256_ws = (int)(rng() & 1);
+	if (f.digest.has_sha256_ws)
+		fill_random(f.digest.sha256_ws, TD_SHA256_BYTES);
 	f.has_gitoid = 1;
 	fill_random(f.gitoid, TD_GITOID_BYTES);
 	td_tree_append(t, &f);
@@ -273,7 +276,9 @@ static void check_tree_equal(const td_tree_t *got, const td_tree_t *want)
 			     a->tlsh_status == b->tlsh_status && a->sketch_kind == b->sketch_kind &&
 			     a->sketch_len == b->sketch_len &&
 			     (!a->sketch_len || !memcmp(a->sketch, b->sketch, a->sketch_len)) &&
-			     (a->sketch_kind == TD_SKETCH_NONE) == (a->sketch == NULL);
+			     (a->sketch_kind == TD_SKETCH_NONE) == (a->sketch == NULL) &&
+			     a->has_sha256_ws == b->has_sha256_ws &&
+			     (!a->has_sha256_ws || !memcmp(a->sha256_ws, b->sha256_ws, 32));
 			if (ok && a->tlsh_status == TD_TLSH_OK)
 				ok = a->tlsh.checksum == b->tlsh.checksum && a->tlsh.lvalue == b->tlsh.lvalue &&
 				     a->tlsh.q1_ratio == b->tlsh.q1_ratio && a->tlsh.q2_ratio == b->tlsh.q2_ratio &&
@@ -820,7 +825,7 @@ static void test_open_errors(void)
 	CHECK_INT(write_db(newer, TD_DB_CREATE, &v1, 1, 0), 0);
 	CHECK_INT(exec_on(newer, "PRAGMA user_version = 99"), SQLITE_OK);
 	CHECK_INT(td_db_open(&db, newer, &err), TD_ENEWER);
-	CHECK(strstr(err.msg, "was written by a newer treedrift (schema 99); this one reads up to 1") != NULL);
+	CHECK(strstr(err.msg, "was written by a newer treedrift (schema 99); this one reads up to 2") != NULL);
 
 	CHECK_INT(write_db(zero, TD_DB_CREATE, &v1, 1, 0), 0);
 	CHECK_INT(exec_on(zero, "PRAGMA user_version = 0"), SQLITE_OK);
@@ -1031,6 +1036,100 @@ static void test_corrupt(void)
 /* An 80k-file version with kernel-like paths: time to write, load and
  * match, and the database size for it and for versions that differ from
  * it in 1% of files. */
+/* A database of schema 1 (no content.sha256_ws), as an older build
+ * wrote it: made here with that schema's SQL rather than kept as a blob. */
+static void make_schema1_db(const char *path)
+{
+	static const char rows[] =
+		"PRAGMA user_version = 1;"
+		"INSERT INTO meta VALUES ('created_by', 'treedrift 0.1.0');"
+		"INSERT INTO version VALUES (1, 'old', '/src', 'dir', '2024-05-01T12:00:00Z', '0.1.0', 2, 130);"
+		"INSERT INTO path VALUES (1, CAST('a.c' AS BLOB)), (2, CAST('b.c' AS BLOB));"
+		"INSERT INTO content VALUES (1, zeroblob(32), 100, NULL, 1, 1, zeroblob(100), NULL),"
+		" (2, x'0101010101010101010101010101010101010101010101010101010101010101', 30, NULL, 1, 1, zeroblob(30), NULL);"
+		"INSERT INTO entry VALUES (1, 1, 1, 33188, 100, 0, 0, 0, 1, NULL, NULL, NULL, NULL),"
+		" (1, 2, 1, 33188, 30, 0, 0, 0, 2, NULL, NULL, NULL, NULL);";
+	char app_id[64];
+
+	unlink(path);
+	CHECK_INT(exec_on(path, td_db_schema_sql), SQLITE_OK);
+	CHECK_INT(exec_on(path, rows), SQLITE_OK);
+	snprintf(app_id, sizeof(app_id), "PRAGMA application_id = %d", TD_DB_APPLICATION_ID);
+	CHECK_INT(exec_on(path, app_id), SQLITE_OK);
+}
+
+static long long user_version_of(const char *path)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	long long v = -1;
+
+	if (sqlite3_open(path, &db) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+/* Schema 1 is read as it is (no normalised digest), and migrated on
+ * write: the column added, user_version 2, old rows filled in when a
+ * later scan knows the same bytes. */
+static void test_schema1_migration(void)
+{
+	const char *path = tpath("schema1.db");
+	td_tree_t *old = NULL, *t = tree_new("new"), *got = NULL;
+	td_db_t *db = NULL;
+	td_error_t err = { 0 };
+
+	make_schema1_db(path);
+	CHECK_INT(td_db_open(&db, path, &err), 0);
+	CHECK_INT(td_db_check(db, &err), 0);
+	CHECK_INT(td_db_load(db, "old", &old, &err), 0);
+	td_db_free(db);
+	db = NULL;
+	CHECK(old && old->count == 2 && old->files[0].has_digest && !old->files[0].digest.has_sha256_ws);
+
+	/* The new version holds a.c's bytes again, now with their normalised
+	 * digest, and a file of its own. */
+	add_named(t, "c.c", 500);
+	if (old && old->count == 2) {
+		td_file_t f = old->files[0];
+		f.path = dupmem("a.c", 3);
+		f.link_target = NULL;
+		f.skip_detail = NULL;
+		f.digest.sketch = malloc(100);
+		memcpy(f.digest.sketch, old->files[0].digest.sketch, 100);
+		f.digest.has_sha256_ws = 1;
+		memset(f.digest.sha256_ws, 0x5a, TD_SHA256_BYTES);
+		td_tree_append(t, &f);
+	}
+	t->files[0].digest.has_sha256_ws = 1;
+	td_tree_sort(t);
+	CHECK_INT(write_db(path, TD_DB_APPEND, &t, 1, 0), 0);
+	CHECK_INT(user_version_of(path), TD_DB_SCHEMA_VERSION);
+
+	CHECK_INT(td_db_open(&db, path, &err), 0);
+	CHECK_INT(td_db_check(db, &err), 0); /* the same SQL as a new database's */
+	td_tree_free(old);
+	old = NULL;
+	CHECK_INT(td_db_load(db, "old", &old, &err), 0);
+	CHECK(old && old->files[0].digest.has_sha256_ws && old->files[0].digest.sha256_ws[0] == 0x5a);
+	CHECK(old && !old->files[1].digest.has_sha256_ws);
+	CHECK_INT(td_db_load(db, "new", &got, &err), 0);
+	if (got)
+		check_tree_equal(got, t);
+	td_db_free(db);
+
+	/* A new database is made at the current schema directly. */
+	CHECK_INT(write_db(tpath("schema2.db"), TD_DB_CREATE, &t, 1, 0), 0);
+	CHECK_INT(user_version_of(tpath("schema2.db")), TD_DB_SCHEMA_VERSION);
+	td_tree_free(got);
+	td_tree_free(old);
+	td_tree_free(t);
+}
+
 static void test_scale(void)
 {
 	static const char *const dirs[] = {
@@ -1323,9 +1422,34 @@ static void test_add_scan(void)
 	free(root);
 }
 
+/* A URI as messages and reports show it: no password, in any form. */
+static void test_display_name(void)
+{
+	static const char *const cases[][2] = {
+		{ "kernels.db", "kernels.db" },
+		{ "postgresql://db.example/td", "postgresql://db.example/td" },
+		{ "postgresql://alice:s3cret@db.example:5433/td", "postgresql://alice@db.example:5433/td" },
+		{ "postgres://alice:p%40ss@db/td?sslmode=require", "postgres://alice@db/td?sslmode=require" },
+		{ "postgresql://alice@db/td?password=s3cret&sslmode=require", "postgresql://alice@db/td?sslmode=require" },
+		{ "postgresql://db/td?sslmode=require&password=s3cret", "postgresql://db/td?sslmode=require" },
+		{ "postgresql://:s3cret@db/td", "postgresql://@db/td" },
+		{ "postgresql://alice:s3cret@%2Ftmp%2Fsock/td", "postgresql://alice@%2Ftmp%2Fsock/td" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *shown = td_db_display_name(cases[i][0]);
+		CHECK_STR(shown, cases[i][1]);
+		free(shown);
+	}
+	CHECK_INT(td_db_sniff("postgresql://db/td"), 1);
+	CHECK_INT(td_db_sniff("postgres://db/td"), 1);
+	CHECK_INT(td_db_sniff("postgresqlx://db/td"), 0);
+}
+
 int main(void)
 {
 	check_tmpdir(tmpdir, sizeof(tmpdir), "store");
+	test_display_name();
 	test_round_trip();
 	test_dedupe_append_match();
 	test_links_match();
@@ -1340,6 +1464,7 @@ int main(void)
 	test_disk_full_tmpfs();
 	test_corrupt();
 	test_add_scan();
+	test_schema1_migration();
 	if (!getenv("TD_TEST_QUICK"))
 		test_scale();
 	if (!getenv("TD_TEST_KEEP"))
