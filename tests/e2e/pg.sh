@@ -95,6 +95,23 @@ s=0; "$TD" versions "$(pg_uri other)" 2>err || s=$?
 check_eq "someone else's tables" "$s" 2
 grep -q "is not a treedrift database" err && ok || fail "foreign: $(cat err)"
 
+# a database of schema 1 (no content.sha256_ws) is read as it is and migrated
+# by its next writer
+pg_psql -q -c "CREATE DATABASE old"
+OLD=$(pg_uri old)
+"$TD" scan -q "$EX/upstream" -o "$OLD" --label v1
+PGDB=old pg_psql -q -c "ALTER TABLE content DROP COLUMN sha256_ws" -c "UPDATE meta SET value = '1' WHERE key = 'schema'"
+s=0; "$TD" compare "$OLD" "$EX/vendor" --format json >old.json || s=$?
+check_eq "schema 1 read as it is" "$s" 1
+check_eq "schema 1 not migrated by a reader" "$(PGDB=old pg_psql -tA -c "SELECT value FROM meta WHERE key = 'schema'")" 1
+s=0; "$TD" scan -q "$EX/vendor" -o "$OLD" --label v2 || s=$?
+check_eq "schema 1 appended to" "$s" 0
+check_eq "migrated to schema 2" "$(PGDB=old pg_psql -tA -c "SELECT value FROM meta WHERE key = 'schema'")" 2
+check_eq "the normalised digest filled in" \
+	"$(PGDB=old pg_psql -tA -c "SELECT count(*) > 0 FROM content WHERE sha256_ws IS NOT NULL")" t
+s=0; "$TD" check -q "$OLD" || s=$?
+check_eq "check after the migration" "$s" 0
+
 # ---- many writers at once ----
 pg_psql -q -c "CREATE DATABASE many"
 MANY=$(pg_uri many)
