@@ -16,6 +16,7 @@
 #   BENCH_COMPARE_TREE     default trees/linux-6.1.192-3
 #   BENCH_RUNS             timed runs per command and backend (default 2)
 #   BENCH_SCALE            versions for part 3 (default 0: skipped)
+#   BENCH_RATIO            0 skips parts 1 and 2
 #   BENCH_WORK             scratch space (default work/pg in the cache)
 # Prints a Markdown table per part.
 set -euo pipefail
@@ -44,9 +45,10 @@ secs() {
 }
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-echo "conditions: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')),"\
-"load average $(cut -d' ' -f1-3 /proc/loadavg) at start, PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}')"\
-"(fsync off, local socket), $RUNS runs each, median"
+echo "conditions: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))," \
+	"load average $(cut -d' ' -f1-3 /proc/loadavg) at start, PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}')" \
+	"(fsync off, local socket), $RUNS runs each, median"
+[ "${BENCH_RATIO:-1}" = 0 ] && RUNS=0
 
 # ---- 1 and 2: scan and compare ----
 sq_scan=() pg_scan=() sq_cmp=() pg_cmp=()
@@ -64,6 +66,7 @@ for run in $(seq 1 "$RUNS"); do
 	log "compare against PostgreSQL, run $run"
 	pg_cmp+=("$(secs "$TD" compare -q "$(pg_uri one)" "$TARGET" --format json)")
 done
+if [ "$RUNS" -gt 0 ]; then
 a=$(printf '%s\n' "${sq_scan[@]}" | median) b=$(printf '%s\n' "${pg_scan[@]}" | median)
 c=$(printf '%s\n' "${sq_cmp[@]}" | median) d=$(printf '%s\n' "${pg_cmp[@]}" | median)
 echo
@@ -72,6 +75,7 @@ echo "| --- | ---: | ---: | ---: | --- |"
 echo "| scan | $a | $b | $(echo "scale=2; $b / $a" | bc) | ${sq_scan[*]} / ${pg_scan[*]} |"
 echo "| compare $(basename "$TARGET") | $c | $d | $(echo "scale=2; $d / $c" | bc) | ${sq_cmp[*]} / ${pg_cmp[*]} |"
 echo "database size: SQLite $(stat -c %s "$WORK/one.db") bytes, PostgreSQL $("$TD" versions "$(pg_uri one)" | tail -1 | grep -o '[0-9]* bytes')"
+fi
 
 [ "$SCALE" -gt 4 ] || exit 0
 
@@ -112,7 +116,9 @@ for i in "${!REAL[@]}"; do
 		elif [ "$k" -gt 0 ]; then
 			break
 		fi
-		t1=$(secs "$TD" scan -q "$tree" -o "$WORK/many.db" --label "$label" --reuse "$WORK/many.db")
+		reuse=()
+		[ -e "$WORK/many.db" ] && reuse=(--reuse "$WORK/many.db")
+		t1=$(secs "$TD" scan -q "$tree" -o "$WORK/many.db" --label "$label" "${reuse[@]}")
 		rm -f "$WORK/one-version.db"
 		"$TD" db copy -q "$WORK/many.db" "$WORK/one-version.db" --label "$label"
 		t2=$(secs "$TD" db copy -q "$WORK/one-version.db" "$MANY")
