@@ -40,7 +40,7 @@ typedef struct pg_writer {
 	/* The version being added. */
 	int adding, replaced, replace;
 	long long vid;
-	const char *label;
+	char *label;                  /* a copy: the scan's meta is gone when it fails */
 	td_pg_buf_t rows;             /* its entries as COPY (binary) tuples */
 	size_t nrows;
 	/* The batch: its paths and contents as arrays, and where each entry's
@@ -79,6 +79,7 @@ static void pg_writer_destroy(pg_writer_t *w)
 		td_pg_buf_release(&w->content[i]);
 	free(w->path_at);
 	free(w->content_at);
+	free(w->label);
 	free(w->shown);
 	free(w);
 }
@@ -386,7 +387,9 @@ static int add_begin(pg_writer_t *w, const char *label, int replace, td_error_t 
 
 	if ((rc = check_label(w, label, err)))
 		return rc;
-	w->label = label;
+	free(w->label);
+	if (!(w->label = td_strndup(label, strlen(label))))
+		return oom(w, err);
 	w->replaced = 0;
 	w->rows.len = 0;
 	w->rows.failed = 0;
