@@ -1107,9 +1107,14 @@ static int resolve_hardlinks(td_tree_t *tree)
 	return TD_OK;
 }
 
+/* A git revision given by name is the label until one is set: the root
+ * has only the commit id. */
 static int fill_meta(td_tree_t *tree, td_source_t *src)
 {
-	if (td_meta_set(&tree->meta.root, td_source_root(src)) ||
+	const char *rev = td_source_revision(src);
+
+	if ((rev && !tree->meta.label && td_meta_set(&tree->meta.label, rev)) ||
+	    td_meta_set(&tree->meta.root, td_source_root(src)) ||
 	    td_meta_set(&tree->meta.source_kind, td_source_kind(src)) ||
 	    td_meta_set(&tree->meta.tool_version, td_version()))
 		return TD_ENOMEM;
