@@ -113,22 +113,25 @@ static void keep_head(td_digester_t *dg, const void *data, size_t len)
  * of p into out (room for n), *line carried from block to block; returns
  * the bytes written. No branch per byte: each byte is written, and the
  * output advances only when the byte is kept. */
+/* Byte classes of the normalisation: 0 kept, 1 dropped (space, tab, CR,
+ * VT, FF), 2 a line break. */
+static const uint8_t ws_class[256] = {
+	['\t'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1, ['\n'] = 2,
+};
+
 static size_t ws_normalise(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
 {
 	size_t len = 0;
-	int line = *line_kept;
+	unsigned line = (unsigned)*line_kept; /* 0 or 1 */
 
 	for (size_t i = 0; i < n; i++) {
-		unsigned c = p[i];
-		int newline = c == '\n';
-		int space = c == ' ' || (c - '\t' <= '\r' - '\t' && !newline); /* \t \v \f \r */
-		int keep = !newline & !space;
+		unsigned c = p[i], k = ws_class[c], keep = !k;
 
 		out[len] = (uint8_t)c;
-		len += (size_t)(keep | (newline & line));
-		line = keep | (line & space);
+		len += keep | ((k >> 1) & line); /* a kept byte, or the break of a line that kept one */
+		line = keep | (line & k);        /* a space keeps the state, a break clears it */
 	}
-	*line_kept = line;
+	*line_kept = (int)line;
 	return len;
 }
 
