@@ -12,7 +12,7 @@ static const cli_opt_t scan_opts[] = {
 	{ "label", 'l', "LABEL", "version label, e.g. v6.1 (default: the tree's name)" },
 	{ "replace", 0, NULL, "replace a version of the same label" },
 	{ "new", 0, NULL, "write a new database instead of adding to an existing one" },
-	{ "reuse", 0, "DB", "reuse digests from DB for files whose size, mtime and inode are unchanged" },
+	{ "reuse", 0, "DB", "reuse digests from any version of DB: same git blob id, or same path, size, mtime and inode" },
 	CLI_TREE_OPTS,
 	CLI_OPT_END
 };
@@ -91,6 +91,7 @@ int cmd_scan(int argc, char **argv)
 	const char *output = NULL, *label = NULL, *reuse_path = NULL;
 	int replace = 0, fresh = 0, quiet = 0, rc = CLI_EXIT_ERROR, opt;
 	td_tree_t *tree = NULL, *reuse = NULL;
+	td_db_t *reuse_db = NULL;
 	td_source_t *src = NULL;
 	td_db_writer_t *w = NULL;
 	td_scan_stats_t stats = { 0 };
@@ -143,8 +144,11 @@ int cmd_scan(int argc, char **argv)
 		cli_error("--reuse takes a treedrift database, not '%s'", reuse_path);
 		goto out;
 	}
-	if (reuse_path && td_load_tree(&reuse, reuse_path, NULL, NULL, NULL, &err))
+	if (reuse_path && (td_db_open(&reuse_db, reuse_path, &err) ||
+			   td_db_load_reuse(reuse_db, &reuse, &err)))
 		goto lib_error;
+	td_db_free(reuse_db);
+	reuse_db = NULL;
 	stop_signals_catch();
 	lo.scan.cancel = &stop_requested;
 	/* Take the lock before the long part, so a second writer fails at once. */
@@ -188,6 +192,7 @@ out:
 	td_source_free(src);
 	td_tree_free(tree);
 	td_tree_free(reuse);
+	td_db_free(reuse_db);
 	free(auto_label);
 	free(shown);
 	cli_parser_release(&p);

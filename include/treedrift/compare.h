@@ -92,6 +92,19 @@ typedef enum td_lines_state {
 	TD_LINES_MISSING = 3   /* a side's content could not be read: lines_missing says why */
 } td_lines_state_t;
 
+/* Whether a modified file's only change is whitespace (doc/formats.md,
+ * "Cosmetic changes"): its whitespace-normalised SHA-256s are equal. */
+typedef enum td_cosmetic {
+	TD_COSMETIC_NONE = 0,    /* not a modified regular file */
+	TD_COSMETIC_NO = 1,      /* a change beyond whitespace */
+	TD_COSMETIC_YES = 2,     /* whitespace only: distance 0, class clean */
+	TD_COSMETIC_UNKNOWN = 3  /* a side has no normalised digest (a schema 1 database) and its
+				  * content could not be read */
+} td_cosmetic_t;
+
+/* "no", "yes", "unknown"; NULL for NONE. */
+TD_EXTERN const char *td_cosmetic_name(td_cosmetic_t c);
+
 /* One path of the comparison. The file pointers borrow from the result's trees. */
 typedef struct td_change {
 	const td_file_t *upstream;  /* NULL when added */
@@ -112,6 +125,7 @@ typedef struct td_change {
 	uint64_t lines_added;       /* TD_LINES_COUNTED: lines only in the target */
 	uint64_t lines_removed;     /* TD_LINES_COUNTED: lines only upstream */
 	const char *lines_missing;  /* TD_LINES_MISSING: why (static, or kept by the result) */
+	td_cosmetic_t cosmetic;     /* modified regular files: whitespace only or not */
 } td_change_t;
 
 typedef struct td_class_totals {
@@ -147,6 +161,9 @@ typedef struct td_totals {
 	uint64_t lines_removed;
 	uint64_t lines_binary;        /* files with TD_LINES_BINARY */
 	uint64_t lines_missing;       /* files with TD_LINES_MISSING */
+	uint64_t cosmetic;            /* modified files whose only change is whitespace (counted
+				       * in modified and clean, with distance 0) */
+	uint64_t cosmetic_unknown;    /* modified files not known to be cosmetic or not */
 } td_totals_t;
 
 typedef struct td_compare_opts {

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define TD_JSON_SCHEMA_VERSION 2
+#define TD_JSON_SCHEMA_VERSION 3
 
 typedef enum td_format {
 	TD_FORMAT_TEXT = 0,

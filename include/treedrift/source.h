@@ -55,6 +55,10 @@ TD_EXTERN const char *td_source_kind(const td_source_t *src);
 /* The canonical root text recorded in a database: an absolute directory
  * path, "git:/abs/repo@<commit id>", or the archive's absolute path. */
 TD_EXTERN const char *td_source_root(const td_source_t *src);
+/* A git source's revision as it was given (a branch, a tag: "v2023.10"),
+ * which the root's commit id does not tell; NULL when none was given and
+ * for other sources. A scan makes it the tree's label when it has none. */
+TD_EXTERN const char *td_source_revision(const td_source_t *src);
 
 /* 1 when td_source_read may be called for any entry, from any thread, after
  * td_source_next returned it (directories, git). 0 for sequential sources

@@ -65,6 +65,11 @@ TD_EXTERN void td_versions_free(td_version_t *v, size_t count);
  * meta comes from the version row (root and source_kind as scanned).
  * Caller frees with td_tree_free(). */
 TD_EXTERN int td_db_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err);
+/* What scan --reuse takes from a database (td_scan_opts_t.reuse): the
+ * digested files of every version, sorted by path, each path once per
+ * distinct content and stat, so that a path may repeat (it is not a tree
+ * to compare). Caller frees with td_tree_free(). */
+TD_EXTERN int td_db_load_reuse(td_db_t *db, td_tree_t **out, td_error_t *err);
 
 /* PRAGMA integrity_check plus treedrift's own consistency checks. 0 when the
  * database is sound; TD_EFORMAT with the first problem in err otherwise. */

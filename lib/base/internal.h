@@ -34,5 +34,10 @@ int td_path_cmp(const char *a, size_t alen, const char *b, size_t blen);
 struct td_result;
 int td_result_keep_string(struct td_result *r, const char *s, const char **out);
 
+/* Set a modified file's td_cosmetic_t (compare.c); a cosmetic one scores
+ * 0, class clean. */
+struct td_change;
+void td_change_set_cosmetic(struct td_change *c, int cosmetic);
+
 #include "banned.h"
 #endif

@@ -1,6 +1,7 @@
 /* One pass over a file's bytes: SHA-256 (OpenSSL EVP, which uses the CPU's
  * SHA extensions where present) and TLSH side by side, block by block: each
  * block is hashed by both while it is still in the L1 cache. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@ struct td_digester {
 	EVP_MD_CTX *ws;                        /* SHA-256 of the normalised text */
 	int ws_binary;                         /* a NUL byte was seen: no normalised digest */
 	int ws_line;                           /* the current line has kept a byte */
-	uint8_t ws_buf[DIGEST_BLOCK_BYTES];    /* one block, normalised */
+	uint8_t ws_buf[DIGEST_BLOCK_BYTES + 16]; /* one block, normalised (and WS_SLACK_BYTES) */
 	td_tlsh_ctx_t tlsh;
 	int want_tlsh;
 	uint64_t size_bytes;
@@ -113,23 +114,106 @@ static void keep_head(td_digester_t *dg, const void *data, size_t len)
  * of p into out (room for n), *line carried from block to block; returns
  * the bytes written. No branch per byte: each byte is written, and the
  * output advances only when the byte is kept. */
-static size_t ws_normalise(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
+/* Byte classes of the normalisation: 0 kept, 1 dropped (space, tab, CR,
+ * VT, FF), 2 a line break. */
+static const uint8_t ws_class[256] = {
+	['\t'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1, ['\n'] = 2,
+};
+
+static size_t ws_normalise_scalar(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
 {
 	size_t len = 0;
-	int line = *line_kept;
+	unsigned line = (unsigned)*line_kept; /* 0 or 1 */
 
 	for (size_t i = 0; i < n; i++) {
-		unsigned c = p[i];
-		int newline = c == '\n';
-		int space = c == ' ' || (c - '\t' <= '\r' - '\t' && !newline); /* \t \v \f \r */
-		int keep = !newline & !space;
+		unsigned c = p[i], k = ws_class[c], keep = !k;
 
 		out[len] = (uint8_t)c;
-		len += (size_t)(keep | (newline & line));
-		line = keep | (line & space);
+		len += keep | ((k >> 1) & line); /* a kept byte, or the break of a line that kept one */
+		line = keep | (line & k);        /* a space keeps the state, a break clears it */
 	}
+	*line_kept = (int)line;
+	return len;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+/* pack[m]: the pshufb control that moves the bytes of m's set bits (of 8)
+ * to the front. */
+static uint8_t ws_pack[256][8];
+static pthread_once_t ws_pack_once = PTHREAD_ONCE_INIT;
+
+static void ws_pack_init(void)
+{
+	for (int m = 0; m < 256; m++) {
+		int j = 0;
+		for (int b = 0; b < 8; b++)
+			if (m >> b & 1)
+				ws_pack[m][j++] = (uint8_t)b;
+		for (; j < 8; j++)
+			ws_pack[m][j] = 0x80;
+	}
+}
+
+/* The same, 64 bytes at a time: masks of kept bytes K and line breaks N;
+ * a break is kept when a kept byte comes after the break before it, which
+ * is the carry of ~N + K (it runs through the bytes that are not breaks,
+ * from each kept byte up to the next break; the carry out of the top is
+ * the line state). Then 8 bytes at a time are packed with pshufb. Writes
+ * up to 8 bytes past the result. */
+__attribute__((target("ssse3,popcnt")))
+static size_t ws_normalise_ssse3(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
+{
+	const __m128i space = _mm_set1_epi8(' '), newline = _mm_set1_epi8('\n');
+	const __m128i tab = _mm_set1_epi8('\t'), four = _mm_set1_epi8('\r' - '\t');
+	uint64_t carry = (uint64_t)*line_kept;
+	size_t len = 0, i = 0;
+	int line;
+
+	for (; i + 64 <= n; i += 64) {
+		uint64_t ws = 0, nl = 0, keep, z, s1, s2;
+
+		for (int q = 0; q < 4; q++) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(p + i + 16 * q));
+			__m128i t = _mm_sub_epi8(v, tab); /* \t..\r: 0..4 unsigned */
+			__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(t, four), t);
+			__m128i w = _mm_or_si128(_mm_cmpeq_epi8(v, space), ctl);
+			nl |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, newline)) << (16 * q);
+			ws |= (uint64_t)(uint16_t)_mm_movemask_epi8(w) << (16 * q);
+		}
+		keep = ~ws;
+		z = ~nl;
+		s1 = z + keep;
+		s2 = s1 + carry;
+		carry = (uint64_t)(s1 < z) | (uint64_t)(s2 < s1);
+		keep |= s2 & nl;
+		for (int g = 0; g < 8; g++) {
+			unsigned m = (unsigned)(keep >> (8 * g)) & 0xff;
+			__m128i v = _mm_loadl_epi64((const __m128i *)(p + i + 8 * g));
+			__m128i ctl = _mm_loadl_epi64((const __m128i *)ws_pack[m]);
+			_mm_storel_epi64((__m128i *)(out + len), _mm_shuffle_epi8(v, ctl));
+			len += (size_t)__builtin_popcount(m);
+		}
+	}
+	line = (int)carry;
+	len += ws_normalise_scalar(out + len, p + i, n - i, &line);
 	*line_kept = line;
 	return len;
+}
+#endif
+
+/* out has room for n + WS_SLACK_BYTES. */
+#define WS_SLACK_BYTES 16
+
+static size_t ws_normalise(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (__builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt") &&
+	    !pthread_once(&ws_pack_once, ws_pack_init))
+		return ws_normalise_ssse3(out, p, n, line_kept);
+#endif
+	return ws_normalise_scalar(out, p, n, line_kept);
 }
 
 /* A file with a NUL byte is binary: it is not normalised, and its
@@ -153,7 +237,7 @@ int td_sha256_ws(uint8_t out[TD_SHA256_BYTES], const void *data, size_t len)
 	static const uint8_t lf = '\n';
 	const uint8_t *p = data;
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	uint8_t *buf = malloc(DIGEST_BLOCK_BYTES);
+	uint8_t *buf = malloc(DIGEST_BLOCK_BYTES + WS_SLACK_BYTES);
 	unsigned int n = 0;
 	int line = 0, rc = TD_ENOMEM;
 

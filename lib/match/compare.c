@@ -104,6 +104,39 @@ static int score_modified(const td_file_t *u, const td_file_t *t, const td_compa
 					  (const uint8_t *)t->link_target, t->link_len);
 }
 
+const char *td_cosmetic_name(td_cosmetic_t c)
+{
+	switch (c) {
+	case TD_COSMETIC_NO: return "no";
+	case TD_COSMETIC_YES: return "yes";
+	case TD_COSMETIC_UNKNOWN: return "unknown";
+	default: return NULL;
+	}
+}
+
+/* A modified regular file: equal normalised digests make it cosmetic.
+ * Without one on a side it is unknown until td_lines_count reads both. */
+static td_cosmetic_t cosmetic_of(const td_file_t *u, const td_file_t *t)
+{
+	if (u->type != TD_ENTRY_FILE || t->type != TD_ENTRY_FILE)
+		return TD_COSMETIC_NONE;
+	if (!u->has_digest || !t->has_digest || !u->digest.has_sha256_ws || !t->digest.has_sha256_ws)
+		return TD_COSMETIC_UNKNOWN;
+	return memcmp(u->digest.sha256_ws, t->digest.sha256_ws, TD_SHA256_BYTES) ? TD_COSMETIC_NO
+										: TD_COSMETIC_YES;
+}
+
+void td_change_set_cosmetic(td_change_t *c, int v)
+{
+	c->cosmetic = (td_cosmetic_t)v;
+	if (v != TD_COSMETIC_YES)
+		return;
+	c->distance = 0;
+	c->fallback = 0;
+	c->cls = TD_CLASS_CLEAN;
+	c->risk = 0;
+}
+
 static void fill_change(td_change_t *c, const td_file_t *u, const td_file_t *t,
 			const td_compare_opts_t *o)
 {
@@ -130,6 +163,9 @@ static void fill_change(td_change_t *c, const td_file_t *u, const td_file_t *t,
 		c->origin_kind = TD_ORIGIN_SAME_PATH;
 		c->distance = score_modified(u, t, o, &c->fallback);
 		c->cls = td_classify(c->distance, &o->thresholds);
+		c->risk = c->distance;
+		td_change_set_cosmetic(c, cosmetic_of(u, t));
+		return;
 	}
 	c->risk = c->distance;
 }
@@ -193,6 +229,8 @@ void td_result_update_totals(td_result_t *r)
 		case TD_STATUS_MODIFIED:
 			t->modified++;
 			t->modified_distance += (uint64_t)c->distance;
+			t->cosmetic += c->cosmetic == TD_COSMETIC_YES;
+			t->cosmetic_unknown += c->cosmetic == TD_COSMETIC_UNKNOWN;
 			add_line_totals(t, c);
 			break;
 		case TD_STATUS_ADDED:

@@ -189,6 +189,20 @@ static int content(lines_ctx_t *x, worker_buf_t *wb, job_t *j, int s, const uint
 	return read_direct(x, wb, s, f, data, len, missing);
 }
 
+/* A side without a normalised digest (a schema 1 database): decide from
+ * the content, read here anyway. */
+static int cosmetic_from_content(td_change_t *c, const uint8_t *data[2], const size_t len[2], td_error_t *err)
+{
+	uint8_t ws[2][TD_SHA256_BYTES];
+	int rc;
+
+	for (int s = UP; s <= TG; s++)
+		if ((rc = td_sha256_ws(ws[s], data[s], len[s])))
+			return td_error_set(err, rc, "unable to digest a file");
+	td_change_set_cosmetic(c, memcmp(ws[UP], ws[TG], TD_SHA256_BYTES) ? TD_COSMETIC_NO : TD_COSMETIC_YES);
+	return TD_OK;
+}
+
 static int count_job(lines_ctx_t *x, worker_buf_t wb[2], job_t *j, td_error_t *err)
 {
 	const uint8_t *data[2];
@@ -210,6 +224,8 @@ static int count_job(lines_ctx_t *x, worker_buf_t wb[2], job_t *j, td_error_t *e
 		return TD_OK;
 	}
 	if ((rc = td_linediff(&d, data[UP], len[UP], data[TG], len[TG], err)))
+		return rc;
+	if (c->cosmetic == TD_COSMETIC_UNKNOWN && (rc = cosmetic_from_content(c, data, len, err)))
 		return rc;
 	c->lines = d.binary ? TD_LINES_BINARY : TD_LINES_COUNTED;
 	c->lines_added = d.added;

@@ -353,7 +353,7 @@ static void set_origin(td_change_t *c, td_origin_kind_t kind, const td_file_t *f
 
 static int wants_origin(const td_change_t *c, const td_origin_opts_t *o)
 {
-	if (c->matches_version || !is_full_file(c->target))
+	if (c->matches_version || !is_full_file(c->target) || c->cosmetic == TD_COSMETIC_YES)
 		return 0;
 	return c->status == TD_STATUS_ADDED || (o->find_copies && c->status == TD_STATUS_MODIFIED);
 }

@@ -35,6 +35,11 @@ const td_file_t *td_report_skipped_file(const td_change_t *c)
 	return td_report_change_file(c);
 }
 
+const char *td_report_status_word(const td_change_t *c)
+{
+	return c->cosmetic == TD_COSMETIC_YES ? "cosmetic" : td_status_name(c->status);
+}
+
 int td_report_is_scored(const td_change_t *c)
 {
 	return c->status == TD_STATUS_MODIFIED || c->status == TD_STATUS_ADDED;

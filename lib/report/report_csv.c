@@ -17,7 +17,7 @@
  * are only ever appended. */
 static const char csv_header[] =
 	"path,status,class,distance,fallback,size,upstream_size,origin,origin_distance,"
-	"matches_version,policy_class,risk,built,version_match,lines,lines_added,lines_removed\r\n";
+	"matches_version,policy_class,risk,built,version_match,lines,lines_added,lines_removed,cosmetic\r\n";
 
 static int needs_quotes(const char *s, size_t len)
 {
@@ -122,6 +122,7 @@ static void csv_row(FILE *f, const td_change_t *c, int policy, int neutralise)
 	} else {
 		fputs(",,", f);
 	}
+	csv_cstr(f, td_cosmetic_name(c->cosmetic), neutralise);
 	fputs("\r\n", f);
 }
 

@@ -121,6 +121,8 @@ static void file_component(FILE *f, const td_result_t *r, const td_change_t *c, 
 		property_c(f, &first, "matches_version", c->matches_version);
 		property_c(f, &first, "version_match", td_version_match_name(c->version_match));
 	}
+	if (td_cosmetic_name(c->cosmetic))
+		property_c(f, &first, "cosmetic", td_cosmetic_name(c->cosmetic));
 	if (policy && c->policy_class)
 		property_c(f, &first, "policy_class", c->policy_class);
 	if (policy && isfinite(c->risk)) {

@@ -172,6 +172,13 @@ static void write_summary(FILE *f, const td_result_t *r, int policy)
 			fprintf(f, ", %" PRIu64 " without line counts", tt->lines_missing);
 		fputs("</dd>\n", f);
 	}
+	if (tt->cosmetic || tt->cosmetic_unknown) {
+		fprintf(f, "<dt>cosmetic</dt><dd>%" PRIu64 " modified files whose only change is whitespace"
+			" (distance 0, clean)", tt->cosmetic);
+		if (tt->cosmetic_unknown)
+			fprintf(f, "; %" PRIu64 " unknown", tt->cosmetic_unknown);
+		fputs("</dd>\n", f);
+	}
 	if (r->lines_missing) {
 		fputs("<dt>line counts missing</dt><dd>", f);
 		html_cstr(f, r->lines_missing);
@@ -598,7 +605,7 @@ static void write_row(FILE *f, const td_change_t *c, int policy)
 		delta = -(int64_t)c->upstream->size_bytes;
 	fprintf(f, "<tr data-s=\"%s\" data-c=\"%s\"><td>", td_status_name(c->status), cls ? cls : "");
 	html_path(f, file);
-	fprintf(f, "<td>%s<td>%s<td>", td_status_name(c->status), cls ? cls : "");
+	fprintf(f, "<td>%s<td>%s<td>", td_report_status_word(c), cls ? cls : "");
 	if (scored)
 		fprintf(f, "%d", c->distance);
 	fputs("<td>", f);

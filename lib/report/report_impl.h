@@ -21,6 +21,10 @@ const td_file_t *td_report_change_file(const td_change_t *c);
  * when neither entry is TD_ENTRY_SKIPPED. */
 const td_file_t *td_report_skipped_file(const td_change_t *c);
 
+/* The status word a person reads: "cosmetic" for a modified file whose
+ * only change is whitespace, else td_status_name's. */
+const char *td_report_status_word(const td_change_t *c);
+
 /* 1 when the change has a distance and a class: modified or added. */
 int td_report_is_scored(const td_change_t *c);
 

@@ -124,11 +124,13 @@ static void json_totals(FILE *f, const td_totals_t *t, int build_info)
 		"    \"lines_removed\": %" PRIu64 ",\n"
 		"    \"lines_binary\": %" PRIu64 ",\n"
 		"    \"lines_missing\": %" PRIu64 ",\n"
+		"    \"cosmetic\": %" PRIu64 ",\n"
+		"    \"cosmetic_unknown\": %" PRIu64 ",\n"
 		"    \"total_risk\": ",
 		t->identical, t->modified, t->added, t->removed, t->skipped, t->mismatched,
 		t->added_bytes, t->removed_bytes, t->modified_distance, t->added_distance,
 		t->total_distance, t->fallback_scored, t->lines_added, t->lines_removed,
-		t->lines_binary, t->lines_missing);
+		t->lines_binary, t->lines_missing, t->cosmetic, t->cosmetic_unknown);
 	json_decimal(f, t->total_risk, 1, 0);
 	fputs(",\n    \"classes\": {", f);
 	for (td_class_t cls = TD_CLASS_CLEAN; cls < TD_CLASS_COUNT; cls++)
@@ -444,6 +446,8 @@ static void json_change(FILE *f, const td_change_t *c, int policy, int build_inf
 	fputs(", \"version_match\": ", f);
 	json_cstr(f, td_version_match_name(c->version_match));
 	json_lines(f, c);
+	fputs(", \"cosmetic\": ", f);
+	json_cstr(f, td_cosmetic_name(c->cosmetic));
 	if (build_info)
 		json_built(f, c);
 	if (policy)

@@ -74,7 +74,7 @@ static void md_row(FILE *f, const td_change_t *c, int policy, int lines)
 
 	fputs("| ", f);
 	md_text(f, file->path, file->path_len);
-	fprintf(f, " | %s | %" PRIu64 " | ", td_status_name(c->status), file->size_bytes);
+	fprintf(f, " | %s | %" PRIu64 " | ", td_report_status_word(c), file->size_bytes);
 	if (lines)
 		fprintf(f, "%s | ", c->lines ? td_lines_text(text, c) : "-");
 	if (c->policy_class)
@@ -196,6 +196,13 @@ int td_report_markdown(FILE *f, const td_analysis_t *a, const td_view_t *v)
 			fprintf(f, ", %" PRIu64 " binary", t->lines_binary);
 		if (t->lines_missing)
 			fprintf(f, ", %" PRIu64 " without line counts", t->lines_missing);
+		fputc('\n', f);
+	}
+	if (t->cosmetic || t->cosmetic_unknown) {
+		fprintf(f, "- **Cosmetic**: %" PRIu64 " modified files whose only change is whitespace"
+			" (distance 0, clean)", t->cosmetic);
+		if (t->cosmetic_unknown)
+			fprintf(f, "; %" PRIu64 " unknown", t->cosmetic_unknown);
 		fputc('\n', f);
 	}
 	if (r->lines_missing) {

@@ -216,6 +216,8 @@ static void put_annotations(FILE *f, const td_change_t *c, int policy)
 		put_escaped_str(f, c->matches_version);
 		fputc(')', f);
 	}
+	if (c->cosmetic == TD_COSMETIC_UNKNOWN)
+		fputs("  (cosmetic unknown)", f);
 	if (c->built == TD_BUILT_NO)
 		fputs("  (not built)", f);
 	else if (c->built == TD_BUILT_SUPPORT)
@@ -231,7 +233,7 @@ static void put_annotations(FILE *f, const td_change_t *c, int policy)
 
 static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int policy)
 {
-	fprintf(f, "  %-*s ", STATUS_WIDTH, td_status_name(c->status));
+	fprintf(f, "  %-*s ", STATUS_WIDTH, td_report_status_word(c));
 	put_class(f, c->cls, v->color, CLASS_WIDTH);
 	if (td_report_is_scored(c))
 		fprintf(f, " %4d%c ", c->distance, c->fallback ? '*' : ' ');
@@ -371,6 +373,13 @@ static void put_totals(FILE *f, const td_result_t *r, const td_view_t *v, int po
 			fprintf(f, ", %" PRIu64 " without line counts", t->lines_missing);
 	}
 	fputc('\n', f);
+	if (t->cosmetic || t->cosmetic_unknown) {
+		put_count(f, "cosmetic", NULL, t->cosmetic);
+		fputs("  whitespace only: distance 0, clean", f);
+		if (t->cosmetic_unknown)
+			fprintf(f, "; %" PRIu64 " unknown", t->cosmetic_unknown);
+		fputc('\n', f);
+	}
 	put_count(f, "added", NULL, t->added);
 	fprintf(f, "  distance %" PRIu64 ", %" PRIu64 " bytes\n", t->added_distance, t->added_bytes);
 	put_count(f, "removed", NULL, t->removed);

@@ -1107,9 +1107,14 @@ static int resolve_hardlinks(td_tree_t *tree)
 	return TD_OK;
 }
 
+/* A git revision given by name is the label until one is set: the root
+ * has only the commit id. */
 static int fill_meta(td_tree_t *tree, td_source_t *src)
 {
-	if (td_meta_set(&tree->meta.root, td_source_root(src)) ||
+	const char *rev = td_source_revision(src);
+
+	if ((rev && !tree->meta.label && td_meta_set(&tree->meta.label, rev)) ||
+	    td_meta_set(&tree->meta.root, td_source_root(src)) ||
 	    td_meta_set(&tree->meta.source_kind, td_source_kind(src)) ||
 	    td_meta_set(&tree->meta.tool_version, td_version()))
 		return TD_ENOMEM;
@@ -1215,6 +1220,22 @@ static int take_digest(td_file_t *f, const td_file_t *from)
 	return TD_OK;
 }
 
+/* The entry of ref at f's path with f's stat. ref may hold a path more
+ * than once (td_db_load_reuse: every version's), next to each other. */
+static const td_file_t *find_same_stat(const td_tree_t *ref, const td_file_t *f)
+{
+	const td_file_t *r = td_tree_find(ref, f->path, f->path_len), *end = ref->files + ref->count;
+
+	if (!r)
+		return NULL;
+	while (r > ref->files && !td_path_cmp(r[-1].path, r[-1].path_len, f->path, f->path_len))
+		r--;
+	for (; r < end && !td_path_cmp(r->path, r->path_len, f->path, f->path_len); r++)
+		if (r->type == TD_ENTRY_FILE && r->has_digest && !r->digest.sha_only && same_stat(f, r))
+			return r;
+	return NULL;
+}
+
 /* Take the digest of f from ref where it is provably the same content:
  * the same git blob id at any path, or the same path and stat. 1 if taken. */
 static int reuse_one(td_file_t *f, const td_tree_t *ref, const oid_index_t *ix)
@@ -1225,12 +1246,8 @@ static int reuse_one(td_file_t *f, const td_tree_t *ref, const oid_index_t *ix)
 		return 0;
 	if (f->has_gitoid)
 		r = oid_index_find(ix, f->gitoid);
-	if (!r && f->ino) {
-		r = td_tree_find(ref, f->path, f->path_len);
-		if (r && (r->type != TD_ENTRY_FILE || !r->has_digest || r->digest.sha_only ||
-			  !same_stat(f, r)))
-			r = NULL;
-	}
+	if (!r && f->ino)
+		r = find_same_stat(ref, f);
 	return r && !take_digest(f, r);
 }
 

@@ -83,6 +83,7 @@ void td_source_free(td_source_t *src)
 		src->ops->close(src);
 	free(src->root);
 	free(src->incomplete_reason);
+	free(src->revision);
 	free(src);
 }
 
@@ -94,6 +95,11 @@ const char *td_source_kind(const td_source_t *src)
 const char *td_source_root(const td_source_t *src)
 {
 	return src->root ? src->root : "";
+}
+
+const char *td_source_revision(const td_source_t *src)
+{
+	return src->revision;
 }
 
 int td_source_random_access(const td_source_t *src)

@@ -149,7 +149,10 @@ static int install_odb(git_repository *repo, td_loose_dirs_t *dirs, const char *
 	return rc;
 }
 
-static int open_repo(git_repository **out, td_loose_dirs_t *dirs, const char *path, td_error_t *err)
+/* rev (may be NULL) is named apart from the path when the repository
+ * cannot be opened: "repository '/x/repo' for revision 'v1'". */
+static int open_repo(git_repository **out, td_loose_dirs_t *dirs, const char *path, const char *rev,
+		     td_error_t *err)
 {
 	int gerr = git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL), rc;
 
@@ -167,7 +170,8 @@ static int open_repo(git_repository **out, td_loose_dirs_t *dirs, const char *pa
 				    "unable to open repository '%s': %s (only SHA-1 repositories are supported)",
 				    path, git_errmsg());
 	return td_error_set(err, gerr == GIT_ENOTFOUND ? TD_ENOTFOUND : TD_EGIT,
-			    "unable to open repository '%s': %s", path, git_errmsg());
+			    "unable to open repository '%s'%s%s%s: %s", path, rev ? " for revision '" : "",
+			    rev ? rev : "", rev ? "'" : "", git_errmsg());
 }
 
 /* "git:/abs/repo@<hex id>": the work tree for a normal repository, the git
@@ -368,11 +372,14 @@ static int git_source_open(td_source_t *src, const char *where, td_error_t *err)
 	} else {
 		rc = split_where(where, &gs->open_path, &rev);
 	}
+	if (!rc && (src->opts.repo || strlen(gs->open_path) != strlen(where)) &&
+	    !(src->revision = td_strndup(rev, strlen(rev))))
+		rc = TD_ENOMEM;
 	if (rc) {
 		rc = td_error_set(err, rc, "out of memory");
 		goto out;
 	}
-	if ((rc = open_repo(&gs->repo, &gs->dirs, gs->open_path, err)))
+	if ((rc = open_repo(&gs->repo, &gs->dirs, gs->open_path, rev, err)))
 		goto out;
 	if ((gerr = git_repository_odb(&gs->odb, gs->repo))) {
 		rc = td_error_set(err, TD_EGIT, "unable to open the object database of '%s': %s",
@@ -618,7 +625,7 @@ static int pool_get(git_source *gs, git_repository **out, td_error_t *err)
 	gs->n_open++;
 	pthread_mutex_unlock(&gs->pool_lock);
 
-	if ((rc = open_repo(out, NULL, gs->open_path, err))) {
+	if ((rc = open_repo(out, NULL, gs->open_path, NULL, err))) {
 		pthread_mutex_lock(&gs->pool_lock);
 		gs->n_open--;
 		pthread_cond_signal(&gs->pool_cond);

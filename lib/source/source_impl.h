@@ -28,6 +28,7 @@ struct td_source {
 	const td_source_ops_t *ops;
 	td_source_opts_t opts;
 	char *root;
+	char *revision;  /* git: the revision as given ("v2023.10"), when one was; else NULL */
 	int incomplete;  /* archives with keep_going: ended early */
 	char *incomplete_reason; /* malloc'd error text when incomplete */
 	void *impl;

@@ -316,6 +316,66 @@ out:
 	return TD_OK;
 }
 
+/* The files of every version for scan --reuse, as the SQLite backend gives
+ * them (read.c): one row per path, content and stat, in path order. */
+#define REUSE_SQL(ws)                                                                                  \
+	"SELECT p.path, e.type, e.mode, e.size, e.mtime_ns, e.ino, e.dev, NULL::bytea, NULL::bytea,"   \
+	" NULL::text, NULL::bytea, e.content_id, c.sha256, c.size, c.tlsh, c.tlsh_status, c.sketch_kind," \
+	" c.sketch, c.gitoid, " ws " FROM (SELECT DISTINCT path_id, content_id, type, mode, size, mtime_ns," \
+	" ino, dev FROM entry WHERE type = 1 AND content_id IS NOT NULL) e"                               \
+	" JOIN path p ON p.id = e.path_id JOIN content c ON c.id = e.content_id ORDER BY p.path"
+static const char reuse_sql[] = REUSE_SQL("c.sha256_ws");
+static const char reuse_sql_v1[] = REUSE_SQL("NULL::bytea");
+
+int td_pg_load_reuse(td_db_t *db, td_tree_t **out, td_error_t *err)
+{
+	PGresult *r = NULL;
+	td_tree_t *t = NULL;
+	td_file_t f;
+	int rc, rows;
+
+	*out = NULL;
+	memset(&f, 0, sizeof(f));
+	if ((rc = td_tree_new(&t)) != TD_OK || td_meta_set(&t->meta.database, db->path)) {
+		td_tree_free(t);
+		return td_error_set(err, TD_ENOMEM, "out of memory loading '%s'", db->path);
+	}
+	if ((rc = read_begin(db, err))) {
+		td_tree_free(t);
+		return rc;
+	}
+	r = query(db, db->schema >= 2 ? reuse_sql : reuse_sql_v1, 0, NULL, NULL);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		rc = td_pg_fail(err, db->pg, r, "read", db->path);
+		goto out;
+	}
+	rows = PQntuples(r);
+	for (int i = 0; i < rows; i++) {
+		rc = file_from_row(&f, r, i);
+		if (rc == TD_OK)
+			rc = td_tree_append(t, &f);
+		if (rc == TD_ENOMEM) {
+			td_error_set(err, rc, "out of memory loading '%s'", db->path);
+			goto out;
+		}
+		if (rc) {
+			rc = td_error_set(err, TD_EFORMAT, "'%s' is corrupt: malformed entry", db->path);
+			goto out;
+		}
+	}
+	rc = TD_OK;
+out:
+	td_file_release(&f);
+	PQclear(r);
+	read_end(db);
+	if (rc) {
+		td_tree_free(t);
+		return rc;
+	}
+	*out = t;
+	return TD_OK;
+}
+
 /* ---- matching ---- */
 
 typedef struct hit {

@@ -225,6 +225,19 @@ enum {
 static const char load_sql[] = LOAD_SQL("c.sha256_ws");
 static const char load_sql_v1[] = LOAD_SQL("NULL");
 
+/* The files of every version for --reuse: one row per path, content and
+ * stat (git versions, with no stat, give one row per path and content),
+ * in path order. The version_id bound is not used. */
+#define REUSE_SQL(ws)                                                                                  \
+	"SELECT p.path, e.type, e.mode, e.size, e.mtime_ns, e.ino, e.dev, NULL, NULL, NULL, NULL,"     \
+	" e.content_id, c.sha256, c.size, c.tlsh, c.tlsh_status, c.sketch_kind, c.sketch, c.gitoid, "  \
+	ws " FROM (SELECT DISTINCT path_id, content_id, type, mode, size, mtime_ns, ino, dev"            \
+	" FROM entry WHERE type = 1 AND content_id IS NOT NULL AND ?1 IS NOT NULL) e"                    \
+	" CROSS JOIN path p ON p.id = e.path_id CROSS JOIN content c ON c.id = e.content_id"             \
+	" ORDER BY p.path"
+static const char reuse_sql[] = REUSE_SQL("c.sha256_ws");
+static const char reuse_sql_v1[] = REUSE_SQL("NULL");
+
 /* The content half of a row. 0, TD_ENOMEM, or 1 when a value is malformed. */
 static int content_from_row(td_digest_t *d, sqlite3_stmt *st)
 {
@@ -305,6 +318,55 @@ static int file_from_row(td_file_t *f, sqlite3_stmt *st)
 	if (g < 0)
 		return 1;
 	f->has_gitoid = g;
+	return TD_OK;
+}
+
+int td_sq_load_reuse(td_db_t *db, td_tree_t **out, td_error_t *err)
+{
+	sqlite3_stmt *st = NULL;
+	td_tree_t *t = NULL;
+	td_file_t f;
+	int rc;
+
+	*out = NULL;
+	memset(&f, 0, sizeof(f));
+	if ((rc = td_tree_new(&t)) != TD_OK || td_meta_set(&t->meta.database, db->path)) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory loading '%s'", db->path);
+		goto out;
+	}
+	rc = sqlite3_prepare_v2(db->db, db->schema >= 2 ? reuse_sql : reuse_sql_v1, -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int(st, 1, 1);
+	if (rc != SQLITE_OK) {
+		rc = td_sql_error(err, db->db, rc, "read", db->path);
+		goto out;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rc = file_from_row(&f, st);
+		if (rc == TD_OK)
+			rc = td_tree_append(t, &f);
+		if (rc == TD_ENOMEM) {
+			td_error_set(err, rc, "out of memory loading '%s'", db->path);
+			goto out;
+		}
+		if (rc) {
+			rc = td_error_set(err, TD_EFORMAT, "'%s' is corrupt: malformed entry", db->path);
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		rc = td_sql_error(err, db->db, rc, "read", db->path);
+		goto out;
+	}
+	rc = TD_OK;
+out:
+	td_file_release(&f);
+	sqlite3_finalize(st);
+	if (rc) {
+		td_tree_free(t);
+		return rc;
+	}
+	*out = t;
 	return TD_OK;
 }
 

@@ -9,12 +9,12 @@
 #include "internal.h"
 
 const td_db_backend_t td_db_backend_sqlite = {
-	"sqlite", td_sq_open, td_sq_close, td_sq_versions, td_sq_load, td_sq_check, td_sq_size_bytes, td_sq_match,
+	"sqlite", td_sq_open, td_sq_close, td_sq_versions, td_sq_load, td_sq_load_reuse, td_sq_check, td_sq_size_bytes, td_sq_match,
 	td_sq_writer_open, td_sq_writer_add, td_sq_writer_add_scan, td_sq_writer_commit, td_sq_writer_free,
 };
 
 const td_db_backend_t td_db_backend_pg = {
-	"postgresql", td_pg_open, td_pg_close, td_pg_versions, td_pg_load, td_pg_check, td_pg_size_bytes, td_pg_match,
+	"postgresql", td_pg_open, td_pg_close, td_pg_versions, td_pg_load, td_pg_load_reuse, td_pg_check, td_pg_size_bytes, td_pg_match,
 	td_pg_writer_open, td_pg_writer_add, td_pg_writer_add_scan, td_pg_writer_commit, td_pg_writer_free,
 };
 
@@ -140,6 +140,11 @@ uint64_t td_db_size_bytes(td_db_t *db)
 int td_db_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 {
 	return db->be->load(db, label, out, err);
+}
+
+int td_db_load_reuse(td_db_t *db, td_tree_t **out, td_error_t *err)
+{
+	return db->be->load_reuse(db, out, err);
 }
 
 int td_db_check(td_db_t *db, td_error_t *err)

@@ -45,6 +45,11 @@ same "trend" "$TD" trend @DB@ "$EX/vendor" "$EX/upstream"
 same "check" "$TD" check -q @DB@
 same "label taken" "$TD" scan -q "$EX/vendor" -o @DB@ --label v2
 same "no such label" "$TD" compare @DB@ "$EX/vendor" --base nope
+# scan --reuse takes digests from a PostgreSQL database as from an SQLite one
+a=$("$TD" scan "$EX/vendor" -o "$TMP/r1.db" --label r --reuse "$TMP/sq.db" 2>&1 | sed "s#$TMP/r1.db#R#")
+b=$("$TD" scan "$EX/vendor" -o "$TMP/r2.db" --label r --reuse "$TD_PG" 2>&1 | sed "s#$TMP/r2.db#R#")
+check_eq "--reuse from PostgreSQL" "$b" "$a"
+echo "$a" | grep -q ", 0 files read\|(0 files read" && ok || fail "--reuse read files: $a"
 s=0; "$TD" scan -q "$EX/vendor" -o "$TD_PG" --label v1.1 --replace || s=$?
 check_eq "replace" "$s" 0
 same "after replace" "$TD" show @DB@ v1.1

@@ -196,8 +196,59 @@ out:
 	free(b);
 }
 
+/* A modified file whose only change is whitespace scores 0, clean; one
+ * whose side has no normalised digest (a schema 1 database) is unknown. */
+static void test_cosmetic(void)
+{
+	td_tree_t *up = fx_tree(NULL), *tg = fx_tree(NULL);
+	char *base = fx_text(3, 8000), *spaced = malloc(16002), *edited = strdup(base);
+	td_result_t *r = NULL;
+	td_error_t err = { 0 };
+	size_t n = 0;
+
+	for (size_t i = 0; base[i]; i++) { /* a space after each byte, CRLF for LF */
+		if (base[i] == '\n')
+			spaced[n++] = '\r';
+		spaced[n++] = base[i];
+		if (base[i] != '\n')
+			spaced[n++] = ' ';
+	}
+	spaced[n] = '\0';
+	edited[100] = edited[100] == 'x' ? 'y' : 'x';
+	add_file(up, "a.c", base);
+	add_file(tg, "a.c", spaced);
+	add_file(up, "b.c", base);
+	add_file(tg, "b.c", edited);
+	add_file(up, "c.c", base);
+	add_file(tg, "c.c", spaced);
+	tg->files[2].digest.has_sha256_ws = 0; /* as loaded from a schema 1 database */
+	CHECK_INT(td_compare(&r, up, tg, NULL, &err), 0);
+	if (r && r->count == 3) {
+		CHECK_INT(r->changes[0].status, TD_STATUS_MODIFIED);
+		CHECK_INT(r->changes[0].cosmetic, TD_COSMETIC_YES);
+		CHECK_INT(r->changes[0].distance, 0);
+		CHECK_INT(r->changes[0].cls, TD_CLASS_CLEAN);
+		CHECK_INT(r->changes[1].cosmetic, TD_COSMETIC_NO);
+		CHECK(r->changes[1].distance > 0);
+		CHECK_INT(r->changes[2].cosmetic, TD_COSMETIC_UNKNOWN);
+		CHECK(r->changes[2].distance > 0);
+		CHECK_INT(r->totals.modified, 3);
+		CHECK_INT(r->totals.cosmetic, 1);
+		CHECK_INT(r->totals.cosmetic_unknown, 1);
+		CHECK_STR(td_cosmetic_name(TD_COSMETIC_YES), "yes");
+		CHECK(td_cosmetic_name(TD_COSMETIC_NONE) == NULL);
+	} else {
+		CHECK(0);
+	}
+	td_result_free(r);
+	free(base);
+	free(spaced);
+	free(edited);
+}
+
 int main(void)
 {
+	test_cosmetic();
 	test_classify();
 	test_statuses();
 	test_scope_and_options();

@@ -216,8 +216,65 @@ static void test_whitespace_digest(void)
 	td_digest_release(&ref);
 }
 
+/* The normalisation as doc/db-schema.md words it, one byte at a time. */
+static void ws_reference(uint8_t out[TD_SHA256_BYTES], const uint8_t *p, size_t n)
+{
+	uint8_t *buf = malloc(n + 1);
+	size_t len = 0;
+	int line = 0;
+	unsigned int hl = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\v' || p[i] == '\f')
+			continue;
+		if (p[i] == '\n') {
+			if (line)
+				buf[len++] = '\n';
+			line = 0;
+			continue;
+		}
+		buf[len++] = p[i];
+		line = 1;
+	}
+	if (line)
+		buf[len++] = '\n';
+	EVP_Digest(buf, len, out, &hl, EVP_sha256(), NULL);
+	free(buf);
+}
+
+/* Long text with every class of byte, runs of blank lines and lines of
+ * spaces across 64-byte and block boundaries: the vector loop and the
+ * byte loop agree with the reference, however the bytes are fed. */
+static void test_whitespace_long(void)
+{
+	static const char alphabet[] = "ab;{} \t\r\n\n\n\v\f        x";
+	static const size_t lens[] = { 0, 1, 63, 64, 65, 127, 128, 1000, 16383, 16384, 16385, 70001 };
+	uint32_t x = 7;
+
+	for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+		size_t n = lens[li];
+		uint8_t *text = malloc(n + 1), want[TD_SHA256_BYTES], one[TD_SHA256_BYTES];
+		td_digest_t d;
+
+		for (size_t i = 0; i < n; i++) {
+			x = x * 1103515245u + 12345u;
+			text[i] = (uint8_t)alphabet[(x >> 16) % (sizeof(alphabet) - 1)];
+		}
+		ws_reference(want, text, n);
+		CHECK_INT(td_sha256_ws(one, text, n), 0);
+		CHECK(!memcmp(one, want, TD_SHA256_BYTES));
+		for (size_t piece = 1; piece <= 4099; piece = piece * 3 + 7) {
+			digest_pieces(&d, text, n, piece);
+			CHECK(d.has_sha256_ws && !memcmp(d.sha256_ws, want, TD_SHA256_BYTES));
+			td_digest_release(&d);
+		}
+		free(text);
+	}
+}
+
 int main(void)
 {
+	test_whitespace_long();
 	test_whitespace_digest();
 	test_uniform_sketch();
 	test_feeding_agrees();

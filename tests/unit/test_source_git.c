@@ -371,7 +371,8 @@ static void expect_error(const char *spec, int code, const char *needle)
 
 static void test_errors(void)
 {
-	expect_error(fmt("git:%s/nonexistent@v1", tmp), TD_ENOTFOUND, "nonexistent");
+	expect_error(fmt("git:%s/nonexistent@v1", tmp), TD_ENOTFOUND, fmt("repository '%s/nonexistent'", tmp));
+	expect_error(fmt("git:%s/nonexistent@v1", tmp), TD_ENOTFOUND, "/nonexistent' for revision 'v1': ");
 	expect_error(fmt("git:%s@nosuchrev", repo), TD_ENOTFOUND, "nosuchrev");
 	expect_error(fmt("git:%s@v1:README", repo), TD_EINVAL, "not a commit or a tree");
 	/* A directory that is not a repository; no search upwards. */
