@@ -90,6 +90,9 @@ typedef struct td_patch {
 				    * "." for a file at the top */
 	size_t ntop_dirs;
 	td_patch_origin_t origin;
+	char *patch_id;            /* git's stable patch id (git patch-id --stable, as git
+				    * cherry computes it), 40 hex digits; NULL when the
+				    * patch changes no file */
 } td_patch_t;
 
 /* A changed file (modified, added or removed) of the comparison result. */

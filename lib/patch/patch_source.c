@@ -19,6 +19,7 @@ void td_patch_release(td_patch_t *p)
 	free(p->author);
 	free(p->date);
 	free(p->message);
+	free(p->patch_id);
 	for (size_t i = 0; i < p->nfiles; i++)
 		free(p->files[i].path);
 	free(p->files);

@@ -1,0 +1,122 @@
+/* Patch ids as git computes them for `git cherry` and `git patch-id
+ * --stable`: per file, SHA-1 over the diff with all whitespace removed and
+ * without line numbers, and the files' hashes summed as 160-bit numbers
+ * (so the order of the files does not matter). Text files go through
+ * libgit2's git_diff_patchid (the same sum); binary files are hashed here
+ * as git's diff_get_patch_id does: the header, then the two blob ids in
+ * hex, where libgit2 hashes its "Binary files differ" line instead.
+ * Gitlinks are left out, as git leaves them out. */
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "patch_impl.h"
+
+void td_patchid_sum(unsigned char sum[TD_PATCHID_BYTES], const unsigned char part[TD_PATCHID_BYTES])
+{
+	unsigned carry = 0;
+
+	for (size_t i = 0; i < TD_PATCHID_BYTES; i++) {
+		carry += (unsigned)sum[i] + part[i];
+		sum[i] = (unsigned char)carry;
+		carry >>= 8;
+	}
+}
+
+/* s[0..n) without its whitespace, as git's remove_space. */
+static int update_nospace(EVP_MD_CTX *c, const char *s, size_t n)
+{
+	char buf[256];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\v' || s[i] == '\f')
+			continue;
+		buf[k++] = s[i];
+		if (k == sizeof(buf)) {
+			if (EVP_DigestUpdate(c, buf, k) != 1)
+				return -1;
+			k = 0;
+		}
+	}
+	return k && EVP_DigestUpdate(c, buf, k) != 1 ? -1 : 0;
+}
+
+static int update_str(EVP_MD_CTX *c, const char *s)
+{
+	return EVP_DigestUpdate(c, s, strlen(s)) == 1 ? 0 : -1;
+}
+
+static int update_mode(EVP_MD_CTX *c, uint32_t mode)
+{
+	char m[16];
+	snprintf(m, sizeof(m), "%06o", (unsigned)mode);
+	return update_str(c, m);
+}
+
+int td_patchid_binary_part(unsigned char out[TD_PATCHID_BYTES], const char *path, uint32_t old_mode,
+			   const git_oid *old_id, uint32_t new_mode, const git_oid *new_id)
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid zero;
+	unsigned len = 0;
+	int rc = TD_ENOMEM;
+
+	memset(&zero, 0, sizeof(zero));
+	if (!c || EVP_DigestInit_ex(c, EVP_sha1(), NULL) != 1)
+		goto out;
+	if (update_str(c, "diff--gita/") || update_nospace(c, path, strlen(path)) || update_str(c, "b/") ||
+	    update_nospace(c, path, strlen(path)))
+		goto out;
+	if (!old_mode) {
+		if (update_str(c, "newfilemode") || update_mode(c, new_mode))
+			goto out;
+	} else if (!new_mode) {
+		if (update_str(c, "deletedfilemode") || update_mode(c, old_mode))
+			goto out;
+	} else if (old_mode != new_mode) {
+		if (update_str(c, "oldmode") || update_mode(c, old_mode) || update_str(c, "newmode") ||
+		    update_mode(c, new_mode))
+			goto out;
+	}
+	git_oid_tostr(hex, sizeof(hex), old_mode ? old_id : &zero);
+	if (update_str(c, hex))
+		goto out;
+	git_oid_tostr(hex, sizeof(hex), new_mode ? new_id : &zero);
+	if (update_str(c, hex) || EVP_DigestFinal_ex(c, out, &len) != 1 || len != TD_PATCHID_BYTES)
+		goto out;
+	rc = TD_OK;
+out:
+	EVP_MD_CTX_free(c);
+	return rc;
+}
+
+int td_patchid_text_part(unsigned char out[TD_PATCHID_BYTES], git_repository *repo, const git_tree *a,
+			 const git_tree *b, char **paths, size_t npaths)
+{
+	git_diff_options o;
+	git_diff *diff = NULL;
+	git_oid id;
+	int rc = TD_EGIT;
+
+	memset(out, 0, TD_PATCHID_BYTES);
+	if (!npaths)
+		return TD_OK;
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	/* Only the files that changed, matched as exact paths: the trees'
+	 * other entries are never walked. */
+	o.pathspec.strings = paths;
+	o.pathspec.count = npaths;
+	o.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	o.context_lines = 3;
+	if (git_diff_tree_to_tree(&diff, repo, (git_tree *)a, (git_tree *)b, &o) ||
+	    git_diff_patchid(&id, diff, NULL))
+		goto out;
+	memcpy(out, id.id, TD_PATCHID_BYTES);
+	rc = TD_OK;
+out:
+	git_diff_free(diff);
+	return rc;
+}
