@@ -83,6 +83,12 @@ typedef struct td_patch_file {
 	int fallback;              /* 1 when the score did not come from TLSH */
 	const char *policy_class;  /* borrowed from the policy; NULL without one */
 	double weight;             /* policy weight, 1.0 without a policy */
+	uint64_t *added_hashes;    /* its added lines that are not trivial, in diff order, as
+				    * hashes normalised as git patch-id normalises lines (the
+				    * td_line_hash of treedrift/history.h); NULL for none */
+	size_t nadded_hashes;
+	uint64_t *removed_hashes;  /* the same of its removed lines */
+	size_t nremoved_hashes;
 } td_patch_file_t;
 
 typedef struct td_patch {

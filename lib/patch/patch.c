@@ -585,8 +585,14 @@ static int one_file(engine_t *e, size_t idx, git_diff_delta *d)
 			goto out;
 		}
 		binary = (git_patch_get_delta(gp)->flags & GIT_DIFF_FLAG_BINARY) != 0;
-		if (!binary)
+		if (!binary) {
 			git_patch_line_stats(&ctx, &adds, &dels, gp);
+			if ((rc = td_patch_file_hash_lines(f, gp))) {
+				rc = td_error_set(e->err, rc, "patch '%s': unable to read the lines of '%s'", p->id,
+						  path);
+				goto out;
+			}
+		}
 	} else {
 		binary = 1;
 	}

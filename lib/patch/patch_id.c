@@ -120,3 +120,63 @@ out:
 	git_diff_free(diff);
 	return rc;
 }
+
+uint64_t td_patch_line_hash(const char *line, size_t len, int *trivial)
+{
+	/* FNV-1a, 64 bits, over the bytes that are not whitespace */
+	uint64_t h = 0xcbf29ce484222325ull;
+	char kept[3];
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)line[i];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f')
+			continue;
+		if (n < sizeof(kept))
+			kept[n] = (char)c;
+		n++;
+		h ^= c;
+		h *= 0x100000001b3ull;
+	}
+	if (trivial)
+		*trivial = n == 0 ||
+			   (n == 1 && (kept[0] == '{' || kept[0] == '}' || kept[0] == '(' || kept[0] == ')')) ||
+			   (n == 2 && ((kept[0] == '}' && kept[1] == ';') || (kept[0] == ')' && kept[1] == ';')));
+	return h ? h : 1;
+}
+
+static int push_hash(uint64_t **v, size_t *n, size_t *cap, uint64_t h)
+{
+	void *p = *v;
+
+	if (td_grow(&p, cap, *n + 1, sizeof(**v)))
+		return TD_ENOMEM;
+	*v = p;
+	(*v)[(*n)++] = h;
+	return TD_OK;
+}
+
+int td_patch_file_hash_lines(td_patch_file_t *f, git_patch *gp)
+{
+	size_t cap_a = 0, cap_r = 0;
+
+	for (size_t h = 0, nh = git_patch_num_hunks(gp); h < nh; h++) {
+		int nl = git_patch_num_lines_in_hunk(gp, h);
+		for (int k = 0; k < nl; k++) {
+			const git_diff_line *l;
+			uint64_t hash;
+			int trivial;
+			if (git_patch_get_line_in_hunk(&l, gp, h, (size_t)k))
+				return TD_EGIT;
+			if (l->origin != GIT_DIFF_LINE_ADDITION && l->origin != GIT_DIFF_LINE_DELETION)
+				continue;
+			hash = td_patch_line_hash(l->content, l->content_len, &trivial);
+			if (trivial)
+				continue;
+			if (l->origin == GIT_DIFF_LINE_ADDITION ? push_hash(&f->added_hashes, &f->nadded_hashes, &cap_a, hash)
+								: push_hash(&f->removed_hashes, &f->nremoved_hashes, &cap_r, hash))
+				return TD_ENOMEM;
+		}
+	}
+	return TD_OK;
+}

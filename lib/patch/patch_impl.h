@@ -70,4 +70,13 @@ int td_patchid_binary_part(unsigned char out[TD_PATCHID_BYTES], const char *path
 int td_patchid_text_part(unsigned char out[TD_PATCHID_BYTES], git_repository *repo, const git_tree *a,
 			 const git_tree *b, char **paths, size_t npaths);
 
+/* A line's hash as td_line_hash (treedrift/history.h) computes it: FNV-1a
+ * over the bytes that are not whitespace (git patch-id's normalisation);
+ * *trivial (may be NULL) 1 for an empty line or a lone brace or bracket. */
+uint64_t td_patch_line_hash(const char *line, size_t len, int *trivial);
+
+/* Fill f's added_hashes and removed_hashes from the lines of gp (its
+ * non-trivial lines). 0, TD_ENOMEM or TD_EGIT. */
+int td_patch_file_hash_lines(td_patch_file_t *f, git_patch *gp);
+
 #endif
