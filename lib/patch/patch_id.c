@@ -180,3 +180,72 @@ int td_patch_file_hash_lines(td_patch_file_t *f, git_patch *gp)
 	}
 	return TD_OK;
 }
+
+int td_patchid_commit(unsigned char out[TD_PATCHID_BYTES], git_repository *repo, const git_oid *commit,
+		      char **paths, size_t npaths)
+{
+	git_commit *c = NULL, *parent = NULL;
+	git_tree *a = NULL, *b = NULL;
+	git_diff *diff = NULL;
+	git_diff_options o;
+	char **text = NULL;
+	size_t ntext = 0;
+	int rc = TD_EGIT;
+
+	memset(out, 0, TD_PATCHID_BYTES);
+	if (git_commit_lookup(&c, repo, commit) || git_commit_tree(&b, c) ||
+	    (git_commit_parentcount(c) && (git_commit_parent(&parent, c, 0) || git_commit_tree(&a, parent))))
+		goto out;
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.pathspec.strings = paths;
+	o.pathspec.count = npaths;
+	o.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	if (!npaths || git_diff_tree_to_tree(&diff, repo, a, b, &o))
+		goto out;
+	if (!(text = td_malloc_array(npaths, sizeof(*text)))) {
+		rc = TD_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0, n = git_diff_num_deltas(diff); i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		git_patch *p = NULL;
+		unsigned char part[TD_PATCHID_BYTES];
+		int binary;
+		if (d->old_file.mode == GIT_FILEMODE_COMMIT || d->new_file.mode == GIT_FILEMODE_COMMIT)
+			continue;
+		if (git_patch_from_diff(&p, diff, i))
+			goto out;
+		binary = !p || (git_patch_get_delta(p)->flags & GIT_DIFF_FLAG_BINARY);
+		git_patch_free(p);
+		if (!binary) {
+			if (ntext < npaths)
+				text[ntext++] = (char *)(d->new_file.path ? d->new_file.path : d->old_file.path);
+			continue;
+		}
+		if ((rc = td_patchid_binary_part(part, d->status == GIT_DELTA_DELETED ? d->old_file.path
+										  : d->new_file.path,
+						 d->status == GIT_DELTA_ADDED ? 0 : d->old_file.mode, &d->old_file.id,
+						 d->status == GIT_DELTA_DELETED ? 0 : d->new_file.mode,
+						 &d->new_file.id)))
+			goto out;
+		td_patchid_sum(out, part);
+		rc = TD_EGIT;
+	}
+	{
+		unsigned char part[TD_PATCHID_BYTES];
+		if (ntext) {
+			if ((rc = td_patchid_text_part(part, repo, a, b, text, ntext)))
+				goto out;
+			td_patchid_sum(out, part);
+		}
+	}
+	rc = TD_OK;
+out:
+	free(text);
+	git_diff_free(diff);
+	git_tree_free(a);
+	git_tree_free(b);
+	git_commit_free(parent);
+	git_commit_free(c);
+	return rc;
+}

@@ -70,6 +70,13 @@ int td_patchid_binary_part(unsigned char out[TD_PATCHID_BYTES], const char *path
 int td_patchid_text_part(unsigned char out[TD_PATCHID_BYTES], git_repository *repo, const git_tree *a,
 			 const git_tree *b, char **paths, size_t npaths);
 
+/* The patch id of commit (against its first parent) over paths[0..npaths),
+ * the paths it touches (the diff walks no other entry): text files by
+ * git_diff_patchid, binary ones as git hashes them. 0, TD_EGIT (libgit2's
+ * message in git_error_last) or TD_ENOMEM. */
+int td_patchid_commit(unsigned char out[TD_PATCHID_BYTES], git_repository *repo, const git_oid *commit,
+		      char **paths, size_t npaths);
+
 /* A line's hash as td_line_hash (treedrift/history.h) computes it: FNV-1a
  * over the bytes that are not whitespace (git patch-id's normalisation);
  * *trivial (may be NULL) 1 for an empty line or a lone brace or bracket. */
