@@ -16,6 +16,7 @@ static const cli_opt_t trend_opts[] = {
 	{ "svg", 0, "FILE", "write an SVG line chart of total distance to FILE" },
 	{ "title", 0, "TEXT", "title of the chart (default: total distance against the base)" },
 	CLI_ORIGIN_OPTS,
+	CLI_HISTORY_OPTS,
 	CLI_TREE_OPTS,
 	CLI_OPT_END
 };

@@ -162,6 +162,23 @@ static void put_kernel_header(FILE *f, const td_analysis_t *a)
 	}
 }
 
+/* The history and the split of the total distance, with --history. */
+static void put_history_header(FILE *f, const td_analysis_t *a)
+{
+	const td_provenance_t *p = a->provenance;
+	const td_history_t *h = p ? p->history : NULL;
+
+	if (!h)
+		return;
+	fputs("history: ", f);
+	put_escaped_str(f, h->repo);
+	fprintf(f, ", base %.12s, %zu commit%s (%zu merge%s left out)\n", h->base, h->count, h->count == 1 ? "" : "s",
+		h->merges_skipped, h->merges_skipped == 1 ? "" : "s");
+	fprintf(f, "provenance: distance %" PRIu64 " upstream + %" PRIu64 " local; lines %" PRIu64 " upstream, %" PRIu64
+		" local; classes from the %s distance\n", p->distance_upstream, p->distance_local, p->lines_upstream,
+		p->lines_local, a->classify_local ? "local" : "total");
+}
+
 static void put_header(FILE *f, const td_analysis_t *a)
 {
 	const td_result_t *r = a->result;
@@ -178,6 +195,7 @@ static void put_header(FILE *f, const td_analysis_t *a)
 		r->thresholds.clean_below, r->thresholds.clean_below, r->thresholds.dirty_above,
 		r->thresholds.dirty_above, r->len_diff ? "on" : "off");
 	put_kernel_header(f, a);
+	put_history_header(f, a);
 	if (r->lines_missing) {
 		fputs("line counts missing: ", f);
 		put_escaped_str(f, r->lines_missing);
@@ -231,7 +249,22 @@ static void put_annotations(FILE *f, const td_change_t *c, int policy)
 	}
 }
 
-static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int policy)
+/* "(upstream +A −R, local +A −R, local distance N)" with a history. */
+static void put_provenance(FILE *f, const td_file_provenance_t *fp)
+{
+	if (!fp)
+		return;
+	if (fp->state != TD_PROV_DONE) {
+		fprintf(f, "  (local: %s)", fp->state == TD_PROV_BINARY ? "binary" : "not read");
+		return;
+	}
+	fprintf(f, "  (upstream +%" PRIu64 " \xe2\x88\x92%" PRIu64 ", local +%" PRIu64 " \xe2\x88\x92%" PRIu64
+		", local distance %d)", fp->added_upstream, fp->removed_upstream, fp->added_local, fp->removed_local,
+		fp->distance_local);
+}
+
+static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int policy,
+		       const td_file_provenance_t *fp)
 {
 	fprintf(f, "  %-*s ", STATUS_WIDTH, td_report_status_word(c));
 	put_class(f, c->cls, v->color, CLASS_WIDTH);
@@ -242,6 +275,7 @@ static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int po
 	put_file_path(f, td_report_change_file(c));
 	put_lines(f, c);
 	put_annotations(f, c, policy);
+	put_provenance(f, fp);
 	fputc('\n', f);
 }
 
@@ -262,13 +296,15 @@ static int put_dirty_core(FILE *f, const td_analysis_t *a, const size_t *idx, si
 	fprintf(f, "Dirty core files (policy weight > %.1f, by risk): %zu\n", TD_CORE_WEIGHT, count);
 	for (size_t i = 0; i < a->dirty_core_count; i++)
 		if (listed[a->dirty_core[i]])
-			put_change(f, &r->changes[a->dirty_core[i]], v, 1);
+			put_change(f, &r->changes[a->dirty_core[i]], v, 1,
+				   td_provenance_find(a->provenance, a->dirty_core[i]));
 	fputc('\n', f);
 	free(listed);
 	return TD_OK;
 }
 
-static void put_list(FILE *f, const td_result_t *r, const size_t *idx, size_t n, const td_view_t *v, int policy)
+static void put_list(FILE *f, const td_result_t *r, const size_t *idx, size_t n, const td_view_t *v, int policy,
+		     const td_provenance_t *prov)
 {
 	uint64_t mismatched = r->totals.mismatched;
 	size_t listed = 0;
@@ -285,7 +321,7 @@ static void put_list(FILE *f, const td_result_t *r, const size_t *idx, size_t n,
 		const td_change_t *c = &r->changes[idx[i]];
 		if (c->status == TD_STATUS_SKIPPED)
 			continue;
-		put_change(f, c, v, policy);
+		put_change(f, c, v, policy, td_provenance_find(prov, idx[i]));
 		fallback |= td_report_is_scored(c) && c->fallback;
 	}
 	if (fallback)
@@ -335,6 +371,21 @@ static void put_count(FILE *f, const char *label, const char *color, uint64_t n)
 
 	snprintf(num, sizeof(num), "%" PRIu64, n);
 	put_total(f, label, color, num);
+}
+
+static void put_provenance_totals(FILE *f, const td_analysis_t *a)
+{
+	const td_provenance_t *p = a->provenance;
+
+	if (!p)
+		return;
+	put_count(f, "upstream part", NULL, p->distance_upstream);
+	fprintf(f, "  lines %" PRIu64 ", %" PRIu64 " files all upstream, %" PRIu64 " mixed\n", p->lines_upstream,
+		p->files_upstream, p->files_mixed);
+	put_count(f, "local part", NULL, p->distance_local);
+	fprintf(f, "  lines %" PRIu64 ", %" PRIu64 " files all local\n", p->lines_local, p->files_local);
+	put_count(f, "commits used", NULL, p->commits_used);
+	fprintf(f, "  of %zu upstream commits explain a line\n", p->history->count);
 }
 
 /* Changed files by build status: built, not built, support file. */
@@ -557,9 +608,10 @@ int td_report_text(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	fputc('\n', f);
 	if (policy && (rc = put_dirty_core(f, a, idx, n, v)))
 		goto out;
-	put_list(f, r, idx, n, v, policy);
+	put_list(f, r, idx, n, v, policy, a->provenance);
 	put_skipped(f, r, idx, n);
 	put_totals(f, r, v, policy);
+	put_provenance_totals(f, a);
 	put_origin_totals(f, a);
 	put_rollups(f, a, policy);
 	if ((rc = put_patches(f, a, policy)))
