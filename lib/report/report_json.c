@@ -1,4 +1,4 @@
-/* The JSON report, schema 2 (doc/formats.md, doc/treedrift-compare.schema.json).
+/* The JSON report, schema 3 (doc/formats.md, doc/treedrift-compare.schema.json).
  * Keys come in a fixed order and numbers in a fixed form, so that the same
  * result gives the same bytes. Strings are always valid UTF-8: a byte that
  * is not part of well-formed UTF-8 becomes U+FFFD, and path-like fields then
@@ -456,6 +456,48 @@ static void json_change(FILE *f, const td_change_t *c, int policy, int build_inf
 		json_skip(f, c);
 }
 
+/* The history and the split of the total distance (--history). */
+static void json_provenance(FILE *f, const td_analysis_t *a)
+{
+	const td_provenance_t *p = a->provenance;
+	const td_history_t *h = p->history;
+
+	fputs("  \"provenance\": {\"history\": {\"repo\": ", f);
+	json_cstr(f, h->repo);
+	fprintf(f, ", \"base\": \"%s\", \"tips\": [", h->base);
+	for (size_t i = 0; i < h->ntips; i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : "", h->tips[i]);
+	fprintf(f, "], \"commits\": %zu, \"merges_skipped\": %zu},\n", h->count, h->merges_skipped);
+	fprintf(f, "    \"classify\": \"%s\", \"distance_upstream\": %" PRIu64 ", \"distance_local\": %" PRIu64
+		   ", \"lines_upstream\": %" PRIu64 ", \"lines_local\": %" PRIu64 ",\n    \"files_upstream\": %" PRIu64
+		   ", \"files_local\": %" PRIu64 ", \"files_mixed\": %" PRIu64 ", \"commits_used\": %zu},\n",
+		a->classify_local ? "local" : "total", p->distance_upstream, p->distance_local, p->lines_upstream,
+		p->lines_local, p->files_upstream, p->files_local, p->files_mixed, p->commits_used);
+}
+
+/* A changed file's "provenance": null for a file without one. */
+static void json_file_provenance(FILE *f, const td_provenance_t *p, const td_file_provenance_t *fp)
+{
+	fputs(", \"provenance\": ", f);
+	if (!fp) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f, "{\"state\": \"%s\", \"added_upstream\": %" PRIu64 ", \"added_local\": %" PRIu64
+		   ", \"removed_upstream\": %" PRIu64 ", \"removed_local\": %" PRIu64 ", \"distance_upstream\": %d"
+		   ", \"distance_local\": %d, \"split_upstream\": %" PRIu64 ", \"split_local\": %" PRIu64
+		   ", \"fallback\": ",
+		td_prov_state_name(fp->state), fp->added_upstream, fp->added_local, fp->removed_upstream,
+		fp->removed_local, fp->distance_upstream, fp->distance_local, fp->split_upstream, fp->split_local);
+	json_bool(f, fp->fallback);
+	fputs(", \"missing\": ", f);
+	json_cstr(f, fp->missing);
+	fputs(", \"commits\": [", f);
+	for (size_t i = 0; i < fp->ncommits; i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : "", p->history->commits[fp->commits[i]].id);
+	fputs("]}", f);
+}
+
 int td_report_json(FILE *f, const td_analysis_t *a, const td_view_t *v)
 {
 	const td_result_t *r = a ? a->result : NULL;
@@ -499,6 +541,8 @@ int td_report_json(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	json_totals(f, &r->totals, build_info);
 	json_origin_counts(f, a);
 	json_rollups(f, a);
+	if (a->provenance)
+		json_provenance(f, a);
 	if (a->patches)
 		json_patches(f, a->patches, policy);
 	fputs("  \"files\": [", f);
@@ -506,6 +550,8 @@ int td_report_json(FILE *f, const td_analysis_t *a, const td_view_t *v)
 		const td_change_t *c = &r->changes[idx[i]];
 		fputs(i ? ",\n" : "\n", f);
 		json_change(f, c, policy, build_info);
+		if (a->provenance)
+			json_file_provenance(f, a->provenance, td_provenance_find(a->provenance, idx[i]));
 		if (a->patches && c->status != TD_STATUS_IDENTICAL && c->status != TD_STATUS_SKIPPED)
 			json_change_patches(f, a->patches,
 					    refs[idx[i]] ? &a->patches->files[refs[idx[i]] - 1] : NULL);
