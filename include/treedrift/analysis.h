@@ -19,6 +19,8 @@
  *   summarise rollups, the dirty core files, origin counts
  *   patches   with opts.patches: per-patch drift and the patches of each
  *             changed file (td_patch_analyze)
+ *   upstream  with opts.history: patches matched to upstream commits, the
+ *             missing upstream fixes (td_upstream_analyze)
  * The result owns everything a report needs; the reports (treedrift/report.h)
  * only format it. */
 #ifndef TREEDRIFT_ANALYSIS_H
@@ -36,6 +38,7 @@
 #include "treedrift/patch.h"
 #include "treedrift/provenance.h"
 #include "treedrift/rollup.h"
+#include "treedrift/upstream.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,6 +118,8 @@ typedef struct td_analysis {
 	td_provenance_t *provenance;      /* with opts.history: the line provenance and the
 					   * history it holds; else NULL */
 	int classify_local;               /* classes come from the local distance */
+	td_upstream_t *upstream;          /* with opts.history: the patches matched to upstream
+					   * commits and the missing upstream fixes; else NULL */
 } td_analysis_t;
 
 TD_EXTERN void td_analysis_free(td_analysis_t *a);

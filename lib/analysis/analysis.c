@@ -76,6 +76,7 @@ static void impl_release(analysis_impl_t *impl)
 	td_base_result_free(a->base);
 	td_patch_set_free(a->patches);
 	td_provenance_free(a->provenance);
+	td_upstream_free(a->upstream);
 	for (size_t i = 0; i < a->warning_count; i++)
 		free(a->warnings[i]);
 	free(a->warnings);
@@ -457,6 +458,22 @@ static int run_patches(td_analysis_t *an, td_analyzer_t *a, const char *target, 
 	return td_patch_analyze(&an->patches, a->o->patches, an->result, &po, err);
 }
 
+/* With a history: the patches matched to its commits and its commits'
+ * status in the target (treedrift/upstream.h), after the patches and the
+ * build marks. */
+static int run_upstream(td_analysis_t *an, const td_analyzer_t *a, const char *target, td_error_t *err)
+{
+	td_upstream_opts_t uo;
+
+	if (!an->provenance || !an->provenance->history)
+		return TD_OK;
+	td_upstream_opts_init(&uo);
+	uo.target_spec = target;
+	uo.source = &a->o->load.source;
+	uo.config = a->o->config != NULL;
+	return td_upstream_analyze(&an->upstream, an->provenance->history, an->result, an->patches, &uo, err);
+}
+
 /* The line counts of the modified files, after compare and origins (not
  * when ranking base versions, where they would be read for nothing). */
 static int count_lines(td_result_t *r, const td_analyzer_t *a, td_error_t *err)
@@ -572,7 +589,8 @@ int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, t
 		goto out;
 	if (impl->info.arch || impl->info.config || impl->info.policy)
 		impl->pub.kernel = &impl->info;
-	if (a->o->patches && (rc = run_patches(&impl->pub, a, target, policy, err)))
+	if ((a->o->patches && (rc = run_patches(&impl->pub, a, target, policy, err))) ||
+	    (a->o->history && (rc = run_upstream(&impl->pub, a, target, err))))
 		goto out;
 out:
 	td_kbuild_result_free(kb);

@@ -544,6 +544,102 @@ static void put_patch_files(FILE *f, const td_analysis_t *a, int not_reproduced)
 	}
 }
 
+/* A patch's upstream match and its declared origin, checked. */
+static void put_patch_upstream(FILE *f, const td_patch_upstream_t *u, const td_patch_t *p)
+{
+	char share[TD_REPORT_NUM_MAX];
+
+	fputs("      upstream: ", f);
+	if (u->kind == TD_UPSTREAM_NONE) {
+		fputs("none (local)", f);
+	} else {
+		fprintf(f, "%s of ", td_upstream_kind_name(u->kind));
+		put_patch_id(f, u->commit);
+		if (u->kind == TD_UPSTREAM_BACKPORT) {
+			td_report_fixed(share, 100.0 * u->share, 0);
+			fprintf(f, " (%s%% of its lines)", share);
+		}
+		if (u->fix)
+			fputs(", an upstream fix", f);
+	}
+	if (u->claim != TD_CLAIM_NONE) {
+		fputs("; declared ", f);
+		put_escaped_str(f, p->origin.commit);
+		fprintf(f, ": %s", u->claim == TD_CLAIM_HOLDS ? "holds" : "does not hold");
+		if (u->claim == TD_CLAIM_DIFFERS) {
+			td_report_fixed(share, 100.0 * u->claim_share, 0);
+			fprintf(f, " (%s%% of its lines are that commit's)", share);
+		} else if (u->claim == TD_CLAIM_NOT_FOUND) {
+			fputs(" (not in the history)", f);
+		}
+	}
+	fputc('\n', f);
+}
+
+/* The tags of a fix into out: "Fixes", "stable", its CVE ids (digits and
+ * dashes, as the parser takes them); "-" for none. */
+static void fix_tags(char *out, size_t size, const td_commit_tags_t *t)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (t->nfixes)
+		n += (size_t)snprintf(out + n, size - n, "Fixes");
+	if (t->cc_stable && n < size)
+		n += (size_t)snprintf(out + n, size - n, "%sstable", n ? "," : "");
+	for (size_t i = 0; i < t->ncves && n < size; i++)
+		n += (size_t)snprintf(out + n, size - n, "%s%s", n ? "," : "", t->cves[i]);
+	if (!out[0])
+		snprintf(out, size, "-");
+}
+
+/* The upstream commits whose changes the target lacks, the first
+ * TD_REPORT_FIXES_TOP of them, and the counts of every status. */
+#define TD_REPORT_FIXES_TOP 20
+static void put_missing_fixes(FILE *f, const td_analysis_t *a)
+{
+	const td_upstream_t *u = a->upstream;
+	char tags[256];
+	size_t shown = 0;
+
+	if (!u)
+		return;
+	if (u->npatches)
+		fprintf(f, "\nPatches against upstream: cherry-picks %zu, modified backports %zu, local %zu; "
+			   "declared origins checked %zu: %zu hold, %zu do not\n",
+			u->cherry_picks, u->backports, u->npatches - u->cherry_picks - u->backports, u->claims,
+			u->claims_hold, u->claims - u->claims_hold);
+	fprintf(f, "\nMissing upstream fixes: %zu missing, %zu partial (of %zu upstream commits touching the "
+		   "target's files: %zu applied, %zu not applicable)\n",
+		u->status_count[TD_FIX_MISSING], u->status_count[TD_FIX_PARTIAL], u->nfixes,
+		u->status_count[TD_FIX_APPLIED], u->status_count[TD_FIX_NOT_APPLICABLE]);
+	for (size_t i = 0; i < u->nfixes && shown < TD_REPORT_FIXES_TOP; i++) {
+		const td_upstream_fix_t *x = &u->fixes[i];
+		if (x->status != TD_FIX_MISSING && x->status != TD_FIX_PARTIAL)
+			break;
+		if (!shown)
+			fprintf(f, "  %-8s %-5s %-20s %-12s  %s\n", "status", "built", "tags", "id", "subject (files)");
+		fprintf(f, "  %-8s %-5s ", td_fix_status_name(x->status),
+			x->built < 0 ? "-" : x->built ? "yes" : "no");
+		fix_tags(tags, sizeof(tags), &x->tags);
+		fprintf(f, "%-20s ", tags);
+		put_patch_id(f, x->id);
+		fputs("  ", f);
+		put_escaped_str(f, x->subject);
+		fputs(" (", f);
+		for (size_t k = 0; k < x->nfiles; k++) {
+			if (k)
+				fputs(", ", f);
+			put_escaped_str(f, x->files[k]);
+		}
+		fputs(")\n", f);
+		shown++;
+	}
+	if (shown < u->status_count[TD_FIX_MISSING] + u->status_count[TD_FIX_PARTIAL])
+		fprintf(f, "  ... and %zu more (--format json lists them all)\n",
+			u->status_count[TD_FIX_MISSING] + u->status_count[TD_FIX_PARTIAL] - shown);
+}
+
 /* Per-patch drift, riskiest first. */
 static int put_patches(FILE *f, const td_analysis_t *a, int policy)
 {
@@ -579,6 +675,8 @@ static int put_patches(FILE *f, const td_analysis_t *a, int policy)
 		fputs("  ", f);
 		put_escaped_str(f, p->subject);
 		fputc('\n', f);
+		if (a->upstream && order[k] < a->upstream->npatches)
+			put_patch_upstream(f, &a->upstream->patches[order[k]], p);
 	}
 	free(order);
 	fprintf(f, "\nChanged files no patch explains: %zu\n", s->unexplained);
@@ -616,6 +714,7 @@ int td_report_text(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	put_rollups(f, a, policy);
 	if ((rc = put_patches(f, a, policy)))
 		goto out;
+	put_missing_fixes(f, a);
 	rc = td_report_finish(f);
 out:
 	free(idx);
