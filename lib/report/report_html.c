@@ -243,6 +243,59 @@ static void write_policy_rollup(FILE *f, const td_rollup_t *ru)
 	fputs("</tbody></table>\n", f);
 }
 
+/* Rows of the missing-fixes table at most (the JSON report has them all). */
+#define HTML_FIXES_MAX 500
+
+/* With --history: the upstream commits whose changes the target lacks
+ * (missing, partial), in the analysis's order, and the counts of each
+ * status. */
+static void write_missing_fixes(FILE *f, const td_upstream_t *u)
+{
+	size_t want = u->status_count[TD_FIX_MISSING] + u->status_count[TD_FIX_PARTIAL];
+
+	fprintf(f, "<h2 id=\"missing-fixes\">Missing upstream fixes</h2>\n<p class=\"note\">%zu missing, %zu partial "
+		   "of %zu upstream commits that touch the target's files (%zu applied, %zu not applicable)",
+		u->status_count[TD_FIX_MISSING], u->status_count[TD_FIX_PARTIAL], u->nfixes,
+		u->status_count[TD_FIX_APPLIED], u->status_count[TD_FIX_NOT_APPLICABLE]);
+	if (want > HTML_FIXES_MAX)
+		fprintf(f, "; the first %d listed", HTML_FIXES_MAX);
+	fputs(".</p>\n", f);
+	if (!want)
+		return;
+	fputs("<table><thead><tr><th>status</th><th>built</th><th>tags</th><th>commit</th><th>subject</th>"
+	      "<th>files</th><th class=\"n\">lines in target</th></tr></thead><tbody>\n", f);
+	for (size_t i = 0, shown = 0; i < u->nfixes && shown < HTML_FIXES_MAX; i++) {
+		const td_upstream_fix_t *x = &u->fixes[i];
+		int any = 0;
+		if (x->status != TD_FIX_MISSING && x->status != TD_FIX_PARTIAL)
+			continue;
+		shown++;
+		fprintf(f, "<tr><td>%s</td><td>%s</td><td>", td_fix_status_name(x->status),
+			x->built < 0 ? "" : x->built ? "yes" : "no");
+		if (x->tags.nfixes)
+			fputs("Fixes", f), any = 1;
+		if (x->tags.cc_stable)
+			fputs(any ? ", stable" : "stable", f), any = 1;
+		for (size_t k = 0; k < x->tags.ncves; k++) {
+			fputs(any ? ", " : "", f);
+			html_cstr(f, x->tags.cves[k]);
+			any = 1;
+		}
+		fputs("</td><td>", f);
+		html_cstr(f, x->id);
+		fputs("</td><td>", f);
+		html_cstr(f, x->subject);
+		fputs("</td><td>", f);
+		for (size_t k = 0; k < x->nfiles; k++) {
+			if (k)
+				fputs(", ", f);
+			html_cstr(f, x->files[k]);
+		}
+		fprintf(f, "</td><td class=\"n\">%" PRIu64 " of %" PRIu64 "</td></tr>\n", x->lines_in_target, x->lines);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
 /* With --patches: the patches, riskiest first, and how many changed files
  * no patch explains. */
 static int write_patches(FILE *f, const td_patch_set_t *s, int policy)
@@ -690,6 +743,8 @@ int td_report_html(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	write_histogram(f, r);
 	if (a->patches && (rc = write_patches(f, a->patches, policy)))
 		goto out;
+	if (a->upstream)
+		write_missing_fixes(f, a->upstream);
 	write_table(f, r, idx, n, policy);
 	fprintf(f, "<script>\n%s</script>\n</body></html>\n", script);
 	rc = td_report_finish(f);
