@@ -28,7 +28,7 @@ src() { # NAME: 40 distinct lines
 g init -q r
 cd r
 for f in a b c d e f gone; do src $f > $f.c; done
-printf 'obj-y += a.o b.o c.o d.o f.o gone.o\nobj-$(CONFIG_E) += e.o\n' > Makefile
+printf 'obj-y += a.o b.o c.o d.o f.o gone.o\nobj-$(CONFIG_E) += e.o\n' > Kbuild
 g add -A && g commit -qm base && g tag base
 
 sed -i 's/^int a_v10 = 70;$/int a_v10 = 71; \/* no overflow *\//' a.c
