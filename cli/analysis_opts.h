@@ -25,7 +25,7 @@
 				"local (TIP default: every ref that descends from the base)" }, \
 	{ "base-commit", 0, "REV", "with --history: the base commit (default: UPSTREAM's, when it is a git " \
 				   "revision or a database version scanned from git)" }, \
-	{ "classify", 0, "BY", "with --history: classes and --fail-on from the total (default) or the local " \
+	{ "classify", 0, "BY", "with --history: the classes (and what fails) come from the total (default) or the local " \
 			       "distance" }
 
 /* Take one of CLI_ORIGIN_OPTS, CLI_KERNEL_OPTS or CLI_HISTORY_OPTS into o: 1 when it was one,
