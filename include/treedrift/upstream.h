@@ -1,5 +1,5 @@
 /* Vendor patches matched to the upstream commits of a history, and the
- * upstream fixes a target lacks (doc/provenance.md).
+ * upstream fixes a target lacks (doc/upstream.md).
  *
  * Patches: a patch is a `cherry-pick` of an upstream commit when their patch
  * ids (git's, as git cherry computes them) are equal; a `backport
