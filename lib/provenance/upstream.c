@@ -137,30 +137,39 @@ static uint64_t paths_key(char *const *paths, size_t n)
 	return h;
 }
 
-static const engine_t *sort_engine;
+/* A commit's path-set key, sorted by key then history order. */
+typedef struct keyed {
+	uint64_t key;
+	size_t commit;
+} keyed_t;
 
-static int key_cmp(const void *a, const void *b)
+static int keyed_cmp(const void *a, const void *b)
 {
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	uint64_t kx = sort_engine->keys[x], ky = sort_engine->keys[y];
-	return kx < ky ? -1 : kx > ky ? 1 : x < y ? -1 : x > y;
+	const keyed_t *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->commit < y->commit ? -1 : x->commit > y->commit;
 }
 
 static int index_paths(engine_t *e)
 {
 	const td_history_t *h = e->h;
+	keyed_t *v = td_malloc_array(h->count ? h->count : 1, sizeof(*v));
 
-	if (!(e->keys = td_malloc_array(h->count ? h->count : 1, sizeof(*e->keys))) ||
-	    !(e->by_key = td_malloc_array(h->count ? h->count : 1, sizeof(*e->by_key))))
+	if (!v || !(e->keys = td_malloc_array(h->count ? h->count : 1, sizeof(*e->keys))) ||
+	    !(e->by_key = td_malloc_array(h->count ? h->count : 1, sizeof(*e->by_key)))) {
+		free(v);
 		return td_error_set(e->err, TD_ENOMEM, "out of memory");
-	for (size_t i = 0; i < h->count; i++) {
-		e->keys[i] = paths_key(h->commits[i].paths, h->commits[i].npaths);
-		e->by_key[i] = i;
 	}
-	sort_engine = e;
+	for (size_t i = 0; i < h->count; i++) {
+		v[i].key = e->keys[i] = paths_key(h->commits[i].paths, h->commits[i].npaths);
+		v[i].commit = i;
+	}
 	if (h->count > 1)
-		qsort(e->by_key, h->count, sizeof(*e->by_key), key_cmp);
-	sort_engine = NULL;
+		qsort(v, h->count, sizeof(*v), keyed_cmp);
+	for (size_t i = 0; i < h->count; i++)
+		e->by_key[i] = v[i].commit;
+	free(v);
 	return TD_OK;
 }
 
