@@ -36,6 +36,14 @@ int cli_analysis_opt(td_analysis_opts_t *o, const char *name, const char *arg)
 		o->by_class = 1;
 	} else if (!strcmp(name, "maintainers")) {
 		o->maintainers = arg;
+	} else if (!strcmp(name, "history")) {
+		o->history = arg;
+	} else if (!strcmp(name, "base-commit")) {
+		o->base_commit = arg;
+	} else if (!strcmp(name, "classify")) {
+		if (strcmp(arg, "total") && strcmp(arg, "local"))
+			return cli_error("--classify takes total or local, not '%s'", arg), -1;
+		o->classify_local = !strcmp(arg, "local");
 	} else {
 		return 0;
 	}

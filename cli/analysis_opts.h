@@ -20,7 +20,15 @@
 	{ "by-class", 0, NULL, "sum distance and risk per policy class" }, \
 	{ "maintainers", 0, "FILE", "sum distance and risk per MAINTAINERS subsystem" }
 
-/* Take one of CLI_ORIGIN_OPTS or CLI_KERNEL_OPTS into o: 1 when it was one,
+#define CLI_HISTORY_OPTS \
+	{ "history", 0, "SPEC", "upstream history git:REPO[@TIP...]: split each changed line into upstream and " \
+				"local (TIP default: every ref that descends from the base)" }, \
+	{ "base-commit", 0, "REV", "with --history: the base commit (default: UPSTREAM's, when it is a git " \
+				   "revision or a database version scanned from git)" }, \
+	{ "classify", 0, "BY", "with --history: the classes (and what fails) come from the total (default) or the local " \
+			       "distance" }
+
+/* Take one of CLI_ORIGIN_OPTS, CLI_KERNEL_OPTS or CLI_HISTORY_OPTS into o: 1 when it was one,
  * 0 when not, -1 on a bad value (after a message). */
 int cli_analysis_opt(td_analysis_opts_t *o, const char *name, const char *arg);
 

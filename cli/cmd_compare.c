@@ -35,6 +35,7 @@ static const cli_opt_t compare_opts[] = {
 	{ "patches", 0, "SOURCE", "per-patch drift: git:REPO@BASE..TIP, a quilt series, a folder of patches "
 				  "or an mbox (applied to UPSTREAM)" },
 	CLI_KERNEL_OPTS,
+	CLI_HISTORY_OPTS,
 	CLI_TREE_OPTS,
 	CLI_OPT_END
 };

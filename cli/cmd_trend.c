@@ -16,6 +16,7 @@ static const cli_opt_t trend_opts[] = {
 	{ "svg", 0, "FILE", "write an SVG line chart of total distance to FILE" },
 	{ "title", 0, "TEXT", "title of the chart (default: total distance against the base)" },
 	CLI_ORIGIN_OPTS,
+	CLI_HISTORY_OPTS,
 	CLI_TREE_OPTS,
 	CLI_OPT_END
 };
@@ -41,24 +42,29 @@ static const char *target_name(const td_tree_t *t, const char *spec, char *buf, 
 
 static void print_table(const td_trend_point_t *pts, size_t n)
 {
-	int w = 7;
+	int w = 7, local = 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if ((int)strlen(pts[i].label) > w)
 			w = (int)strlen(pts[i].label);
-	printf("%-*s %10s %8s %8s %8s %8s %8s %8s %8s\n", w, "release", "distance", "modified", "added",
-	       "removed", "clean", "safe", "dirty", "new");
+		local |= pts[i].has_local;
+	}
+	printf("%-*s %10s %8s %8s %8s %8s %8s %8s %8s%s\n", w, "release", "distance", "modified", "added",
+	       "removed", "clean", "safe", "dirty", "new", local ? "      local" : "");
 	for (size_t i = 0; i < n; i++) {
 		const td_trend_point_t *p = &pts[i];
 		int len = (int)strlen(p->label);
 		cli_fput_path(stdout, p->label, (size_t)len);
-		printf("%*s %10llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n", w - len, "",
+		printf("%*s %10llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu", w - len, "",
 		       (unsigned long long)p->total_distance, (unsigned long long)p->modified,
 		       (unsigned long long)p->added, (unsigned long long)p->removed,
 		       (unsigned long long)p->by_class[TD_CLASS_CLEAN],
 		       (unsigned long long)p->by_class[TD_CLASS_SAFE],
 		       (unsigned long long)p->by_class[TD_CLASS_DIRTY],
 		       (unsigned long long)p->by_class[TD_CLASS_NEW]);
+		if (local)
+			printf(" %10llu", (unsigned long long)p->local_distance);
+		putchar('\n');
 	}
 }
 
@@ -147,6 +153,10 @@ int cmd_trend(int argc, char **argv)
 			title = deftitle;
 		}
 		e = td_trend_point_init(&pts[n], target_name(r->target, p.argv[i], buf, sizeof(buf)), r);
+		if (!e && a->provenance) {
+			pts[n].has_local = 1;
+			pts[n].local_distance = a->provenance->distance_local;
+		}
 		td_analysis_free(a);
 		if (e) {
 			cli_error("out of memory");

@@ -9,6 +9,7 @@ _treedrift_values() { # command, metavar
 	CLASS) echo "clean safe dirty" ;;
 	KEY) echo "path distance risk" ;;
 	WHEN) echo "auto always never" ;;
+	BY) echo "total local" ;;
 	esac
 }
 

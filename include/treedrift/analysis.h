@@ -12,10 +12,15 @@
  *             copies (td_origin_versions, td_origin_find): they change scores,
  *             so they come before the policy's risk
  *   lines     with lines set: the line counts of the modified files (td_lines_count)
+ *   provenance with opts.history: the upstream history from the base commit,
+ *             each changed line upstream or local (td_provenance_compute);
+ *             with classify_local, classes from the local distance
  *   annotate  build status, policy class, weight and risk (td_annotate)
  *   summarise rollups, the dirty core files, origin counts
  *   patches   with opts.patches: per-patch drift and the patches of each
  *             changed file (td_patch_analyze)
+ *   upstream  with opts.history: patches matched to upstream commits, the
+ *             missing upstream fixes (td_upstream_analyze)
  * The result owns everything a report needs; the reports (treedrift/report.h)
  * only format it. */
 #ifndef TREEDRIFT_ANALYSIS_H
@@ -31,7 +36,9 @@
 #include "treedrift/load.h"
 #include "treedrift/origin.h"
 #include "treedrift/patch.h"
+#include "treedrift/provenance.h"
 #include "treedrift/rollup.h"
+#include "treedrift/upstream.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,6 +80,13 @@ typedef struct td_analysis_opts {
 				       * applies to upstream; NULL: none */
 	int lines;                    /* 1: count the lines of modified files (reads both sides
 				       * again; treedrift/lines.h); 0 (default): not counted */
+	/* upstream provenance (treedrift/history.h, treedrift/provenance.h) */
+	const char *history;          /* git:REPO[@TIP...]: split each changed line into upstream
+				       * and local; NULL: none */
+	const char *base_commit;      /* the base commit in history; NULL: the upstream operand's
+				       * commit (a git revision, or a database version scanned
+				       * from git) */
+	int classify_local;           /* 1: classes (and --fail-on) from the local distance */
 } td_analysis_opts_t;
 
 TD_EXTERN void td_analysis_opts_init(td_analysis_opts_t *o);
@@ -101,6 +115,11 @@ typedef struct td_analysis {
 					   * patches; else NULL */
 	char **warnings;                  /* what the caller should show the user, in order */
 	size_t warning_count;
+	td_provenance_t *provenance;      /* with opts.history: the line provenance and the
+					   * history it holds; else NULL */
+	int classify_local;               /* classes come from the local distance */
+	td_upstream_t *upstream;          /* with opts.history: the patches matched to upstream
+					   * commits and the missing upstream fixes; else NULL */
 } td_analysis_t;
 
 TD_EXTERN void td_analysis_free(td_analysis_t *a);

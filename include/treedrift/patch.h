@@ -55,6 +55,22 @@ typedef struct td_patch_origin {
 TD_EXTERN int td_patch_origin_parse(td_patch_origin_t *out, const char *subject, const char *text, size_t len);
 TD_EXTERN void td_patch_origin_release(td_patch_origin_t *o);
 
+/* What a commit message says it fixes. */
+typedef struct td_commit_tags {
+	char **fixes;      /* the ids of its "Fixes: ID" lines, lower case, distinct */
+	size_t nfixes;
+	int cc_stable;     /* a "Cc:" line to stable@vger.kernel.org or stable@kernel.org */
+	char **cves;       /* the CVE ids it names (CVE-YYYY-NNNN...), upper case, distinct,
+			    * in order */
+	size_t ncves;
+} td_commit_tags_t;
+
+/* Read the tags of a commit message text[0..len) (subject and body; need
+ * not be NUL-terminated; NULL is an empty message). Pure. Fills *out
+ * (caller releases with td_commit_tags_release). 0 or TD_ENOMEM. */
+TD_EXTERN int td_commit_tags_parse(td_commit_tags_t *out, const char *text, size_t len);
+TD_EXTERN void td_commit_tags_release(td_commit_tags_t *t);
+
 /* One file a patch touches. */
 typedef struct td_patch_file {
 	char *path;
@@ -67,6 +83,12 @@ typedef struct td_patch_file {
 	int fallback;              /* 1 when the score did not come from TLSH */
 	const char *policy_class;  /* borrowed from the policy; NULL without one */
 	double weight;             /* policy weight, 1.0 without a policy */
+	uint64_t *added_hashes;    /* its added lines that are not trivial, in diff order, as
+				    * hashes normalised as git patch-id normalises lines (the
+				    * td_line_hash of treedrift/history.h); NULL for none */
+	size_t nadded_hashes;
+	uint64_t *removed_hashes;  /* the same of its removed lines */
+	size_t nremoved_hashes;
 } td_patch_file_t;
 
 typedef struct td_patch {
@@ -90,6 +112,9 @@ typedef struct td_patch {
 				    * "." for a file at the top */
 	size_t ntop_dirs;
 	td_patch_origin_t origin;
+	char *patch_id;            /* git's stable patch id (git patch-id --stable, as git
+				    * cherry computes it), 40 hex digits; NULL when the
+				    * patch changes no file */
 } td_patch_t;
 
 /* A changed file (modified, added or removed) of the comparison result. */

@@ -75,6 +75,8 @@ static void impl_release(analysis_impl_t *impl)
 	td_analysis_summary_release(a);
 	td_base_result_free(a->base);
 	td_patch_set_free(a->patches);
+	td_provenance_free(a->provenance);
+	td_upstream_free(a->upstream);
 	for (size_t i = 0; i < a->warning_count; i++)
 		free(a->warnings[i]);
 	free(a->warnings);
@@ -185,6 +187,11 @@ int td_analyzer_new(td_analyzer_t **out, const td_analysis_opts_t *o, td_error_t
 				    o->arch);
 	if (o->built_only && !o->config)
 		return td_error_set(err, TD_EINVAL, "--built-only needs --config");
+	if ((o->classify_local || o->base_commit) && !o->history)
+		return td_error_set(err, TD_EINVAL, "%s needs --history",
+				    o->classify_local ? "--classify local" : "--base-commit");
+	if (o->history && strncmp(o->history, "git:", 4))
+		return td_error_set(err, TD_EINVAL, "history '%s' is not git:REPO[@TIP...]", o->history);
 	if (o->policy && o->no_policy)
 		return td_error_set(err, TD_EINVAL, "--policy and --no-policy exclude each other");
 	if (o->compare.thresholds.clean_below > o->compare.thresholds.dirty_above + 1)
@@ -451,6 +458,22 @@ static int run_patches(td_analysis_t *an, td_analyzer_t *a, const char *target, 
 	return td_patch_analyze(&an->patches, a->o->patches, an->result, &po, err);
 }
 
+/* With a history: the patches matched to its commits and its commits'
+ * status in the target (treedrift/upstream.h), after the patches and the
+ * build marks. */
+static int run_upstream(td_analysis_t *an, const td_analyzer_t *a, const char *target, td_error_t *err)
+{
+	td_upstream_opts_t uo;
+
+	if (!an->provenance || !an->provenance->history)
+		return TD_OK;
+	td_upstream_opts_init(&uo);
+	uo.target_spec = target;
+	uo.source = &a->o->load.source;
+	uo.config = a->o->config != NULL;
+	return td_upstream_analyze(&an->upstream, an->provenance->history, an->result, an->patches, &uo, err);
+}
+
 /* The line counts of the modified files, after compare and origins (not
  * when ranking base versions, where they would be read for nothing). */
 static int count_lines(td_result_t *r, const td_analyzer_t *a, td_error_t *err)
@@ -461,6 +484,78 @@ static int count_lines(td_result_t *r, const td_analyzer_t *a, td_error_t *err)
 	lo.jobs = a->lo.scan.jobs;
 	lo.source = a->lo.source;
 	return td_lines_count(r, &lo, err);
+}
+
+/* The base commit of the history: --base-commit, else the commit of the
+ * upstream operand when it is a git revision or a database version scanned
+ * from git (its root is "git:REPO@COMMIT"). */
+static int history_base(char **out, const td_analyzer_t *a, const td_result_t *r, td_error_t *err)
+{
+	const td_tree_meta_t *m = &r->upstream->meta;
+	const char *at;
+
+	*out = NULL;
+	if (a->o->base_commit)
+		*out = strdup(a->o->base_commit);
+	else if (m->source_kind && !strcmp(m->source_kind, "git") && m->root && !strncmp(m->root, "git:", 4) &&
+		 (at = strrchr(m->root, '@')) && at[1])
+		*out = strdup(at + 1);
+	else
+		return td_error_set(err, TD_EINVAL, "--history needs the base commit: the upstream '%s' is not a git "
+				    "revision (give --base-commit REV)", m->label ? m->label : a->o->upstream);
+	return *out ? TD_OK : td_error_set(err, TD_ENOMEM, "out of memory");
+}
+
+static int cmp_path_ptr(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Load the history for the changed paths of the result and split its
+ * changed lines. */
+static int run_provenance(td_analysis_t *an, const td_analyzer_t *a, td_error_t *err)
+{
+	td_result_t *r = an->result;
+	td_history_opts_t ho;
+	td_provenance_opts_t po;
+	td_history_t *h = NULL;
+	const char **paths = NULL;
+	char *base = NULL;
+	size_t n = 0;
+	int rc;
+
+	if ((rc = history_base(&base, a, r, err)))
+		return rc;
+	if (!(paths = td_malloc_array(r->count ? r->count : 1, sizeof(*paths)))) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < r->count; i++) {
+		const td_change_t *c = &r->changes[i];
+		if (c->status == TD_STATUS_MODIFIED || c->status == TD_STATUS_ADDED || c->status == TD_STATUS_REMOVED)
+			paths[n++] = c->target ? c->target->path : c->upstream->path;
+	}
+	qsort(paths, n, sizeof(*paths), cmp_path_ptr);
+	td_history_opts_init(&ho);
+	ho.paths = paths;
+	ho.npaths = n;
+	ho.jobs = a->lo.scan.jobs;
+	if ((rc = td_history_load(&h, a->o->history, base, &ho, err)))
+		goto out;
+	td_provenance_opts_init(&po);
+	po.lines.jobs = a->lo.scan.jobs;
+	po.lines.source = a->lo.source;
+	po.added_distance = a->o->compare.added_distance;
+	if ((rc = td_provenance_compute(&an->provenance, r, h, &po, err)))
+		goto out;
+	if (a->o->classify_local) {
+		td_provenance_classify_local(r, an->provenance);
+		an->classify_local = 1;
+	}
+out:
+	free(paths);
+	free(base);
+	return rc;
 }
 
 int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, td_error_t *err)
@@ -488,12 +583,14 @@ int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, t
 	rc = analyse_trees(&impl->pub.result, a, up, tgt, kb, policy, err);
 	up = tgt = NULL; /* taken by compare */
 	if (rc || (a->o->lines && (rc = count_lines(impl->pub.result, a, err))) ||
+	    (a->o->history && (rc = run_provenance(&impl->pub, a, err))) ||
 	    (rc = td_analysis_summarise(&impl->pub, a->o->by_dir, a->o->by_class, a->maintainers,
 					      policy != NULL, err)))
 		goto out;
 	if (impl->info.arch || impl->info.config || impl->info.policy)
 		impl->pub.kernel = &impl->info;
-	if (a->o->patches && (rc = run_patches(&impl->pub, a, target, policy, err)))
+	if ((a->o->patches && (rc = run_patches(&impl->pub, a, target, policy, err))) ||
+	    (a->o->history && (rc = run_upstream(&impl->pub, a, target, err))))
 		goto out;
 out:
 	td_kbuild_result_free(kb);

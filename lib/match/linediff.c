@@ -85,3 +85,81 @@ out:
 	git_libgit2_shutdown();
 	return rc;
 }
+
+typedef struct walk_ctx {
+	td_linediff_line_fn fn;
+	void *ctx;
+	int binary;
+	size_t hunk;          /* hunks seen */
+	int stopped;          /* the code fn returned */
+} walk_ctx_t;
+
+static int walk_file(const git_diff_delta *delta, float progress, void *payload)
+{
+	(void)progress;
+	if (delta->flags & GIT_DIFF_FLAG_BINARY)
+		((walk_ctx_t *)payload)->binary = 1;
+	return 0;
+}
+
+static int walk_binary(const git_diff_delta *delta, const git_diff_binary *binary, void *payload)
+{
+	(void)delta;
+	(void)binary;
+	((walk_ctx_t *)payload)->binary = 1;
+	return 0;
+}
+
+static int walk_hunk(const git_diff_delta *delta, const git_diff_hunk *hunk, void *payload)
+{
+	(void)delta;
+	(void)hunk;
+	((walk_ctx_t *)payload)->hunk++;
+	return 0;
+}
+
+static int walk_line(const git_diff_delta *delta, const git_diff_hunk *hunk, const git_diff_line *line,
+		     void *payload)
+{
+	walk_ctx_t *w = payload;
+	char origin;
+
+	(void)delta;
+	(void)hunk;
+	switch (line->origin) {
+	case GIT_DIFF_LINE_ADDITION: origin = '+'; break;
+	case GIT_DIFF_LINE_DELETION: origin = '-'; break;
+	case GIT_DIFF_LINE_CONTEXT: origin = ' '; break;
+	default: return 0; /* "no newline at end of file" markers */
+	}
+	w->stopped = w->fn(w->ctx, origin, line->content, line->content_len,
+			   line->old_lineno > 0 ? (uint64_t)line->old_lineno : 0,
+			   line->new_lineno > 0 ? (uint64_t)line->new_lineno : 0, w->hunk ? w->hunk - 1 : 0);
+	return w->stopped ? 1 : 0;
+}
+
+int td_linediff_walk(int *binary, const void *old_buf, size_t old_len, const void *new_buf, size_t new_len,
+		     td_linediff_line_fn fn, void *ctx, td_error_t *err)
+{
+	git_diff_options opts;
+	const git_error *e;
+	walk_ctx_t w = { fn, ctx, 0, 0, 0 };
+	int rc = TD_OK, g;
+
+	*binary = 0;
+	if (git_libgit2_init() < 0)
+		return td_error_set(err, TD_EGIT, "unable to initialize libgit2");
+	if ((g = git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION)) == 0)
+		g = git_diff_buffers(old_len ? old_buf : NULL, old_len, NULL, new_len ? new_buf : NULL, new_len, NULL,
+				     &opts, walk_file, walk_binary, walk_hunk, walk_line, &w);
+	if (w.stopped) {
+		rc = w.stopped;
+	} else if (g) {
+		e = git_error_last();
+		rc = td_error_set(err, e && e->klass == GIT_ERROR_NOMEMORY ? TD_ENOMEM : TD_EGIT,
+				  "unable to diff: %s", e && e->message ? e->message : "unknown libgit2 error");
+	}
+	*binary = w.binary;
+	git_libgit2_shutdown();
+	return rc;
+}

@@ -81,6 +81,8 @@ typedef struct lines_ctx {
 	atomic_int failed;
 	pthread_mutex_t lock;
 	td_error_t err;        /* the first failure, under lock */
+	td_lines_visit_fn visit; /* td_lines_visit: called instead of counting */
+	void *visit_ctx;
 } lines_ctx_t;
 
 static const td_file_t *side_file(const td_change_t *c, int s)
@@ -90,7 +92,7 @@ static const td_file_t *side_file(const td_change_t *c, int s)
 
 static int wants_content(const td_change_t *c, int s)
 {
-	return side_file(c, s)->type == TD_ENTRY_FILE;
+	return side_file(c, s) && side_file(c, s)->type == TD_ENTRY_FILE;
 }
 
 static void fail(lines_ctx_t *x, const td_error_t *e)
@@ -163,6 +165,11 @@ static int content(lines_ctx_t *x, worker_buf_t *wb, job_t *j, int s, const uint
 	*data = NULL;
 	*len = 0;
 	*missing = NULL;
+	if (!f) {
+		/* an added file (td_lines_visit): nothing before it */
+		*data = (const uint8_t *)"";
+		return TD_OK;
+	}
 	if (f->type == TD_ENTRY_SYMLINK) {
 		*data = (const uint8_t *)(f->link_target ? f->link_target : "");
 		*len = f->link_len;
@@ -218,6 +225,11 @@ static int count_job(lines_ctx_t *x, worker_buf_t wb[2], job_t *j, td_error_t *e
 		if ((rc = content(x, &wb[s], j, s, &data[s], &len[s], &missing[s])))
 			return td_error_set(err, rc, "out of memory");
 	j->done = 1;
+	if (x->visit) {
+		const char *why = missing[UP] ? missing[UP] : missing[TG];
+		return x->visit(x->visit_ctx, (size_t)(c - x->r->changes), why ? NULL : data[UP], len[UP],
+				why ? NULL : data[TG], len[TG], why, err);
+	}
 	if (missing[UP] || missing[TG]) {
 		c->lines = TD_LINES_MISSING;
 		c->lines_missing = missing[UP] ? missing[UP] : missing[TG];
@@ -741,7 +753,15 @@ static int run(lines_ctx_t *x, const td_lines_opts_t *o, td_error_t *err)
 	return rc;
 }
 
-int td_lines_count(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err)
+/* Modified files, and with the visitor added ones too. */
+static int wanted_job(const lines_ctx_t *x, const td_change_t *c)
+{
+	return countable(c) || (x->visit && c->status == TD_STATUS_ADDED && c->target &&
+				c->target->type == TD_ENTRY_FILE);
+}
+
+static int lines_run(td_result_t *r, const td_lines_opts_t *opts, td_lines_visit_fn visit, void *visit_ctx,
+		     td_error_t *err)
 {
 	td_lines_opts_t defaults;
 	lines_ctx_t x;
@@ -753,19 +773,24 @@ int td_lines_count(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err)
 	}
 	memset(&x, 0, sizeof(x));
 	x.r = r;
+	x.visit = visit;
+	x.visit_ctx = visit_ctx;
 	x.side[UP].tree = r->upstream;
 	x.side[TG].tree = r->target;
 	x.max_file_bytes = opts->max_file_bytes ? opts->max_file_bytes : TD_LINES_DEFAULT_MAX_FILE_BYTES;
 	x.held_bytes = opts->held_bytes ? opts->held_bytes : TD_LINES_DEFAULT_HELD_BYTES;
 	x.threads = thread_count(opts);
 	x.source_opts = &opts->source;
-	r->lines_missing = NULL;
+	if (!visit)
+		r->lines_missing = NULL;
 	for (size_t i = 0; i < r->count; i++) {
 		td_change_t *c = &r->changes[i];
-		c->lines = TD_LINES_NONE;
-		c->lines_added = c->lines_removed = 0;
-		c->lines_missing = NULL;
-		x.njobs += countable(c);
+		if (!visit) {
+			c->lines = TD_LINES_NONE;
+			c->lines_added = c->lines_removed = 0;
+			c->lines_missing = NULL;
+		}
+		x.njobs += wanted_job(&x, c);
 	}
 	if (pthread_mutex_init(&x.lock, NULL))
 		return td_error_set(err, TD_ENOMEM, "unable to create a lock");
@@ -775,7 +800,7 @@ int td_lines_count(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err)
 	}
 	x.njobs = 0;
 	for (size_t i = 0; i < r->count; i++)
-		if (countable(&r->changes[i]))
+		if (wanted_job(&x, &r->changes[i]))
 			x.jobs[x.njobs++].c = &r->changes[i];
 	/* one reference for the whole run, so that each diff's is cheap */
 	if (git_libgit2_init() < 0) {
@@ -783,7 +808,11 @@ int td_lines_count(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err)
 		goto out;
 	}
 	git_ref = 1;
-	if ((rc = run(&x, opts, err)) || (rc = set_result_reason(&x, err)))
+	if ((rc = run(&x, opts, err)))
+		goto out;
+	if (visit)
+		goto out;
+	if ((rc = set_result_reason(&x, err)))
 		goto out;
 	r->lines_counted = 1;
 	td_result_update_totals(r);
@@ -800,7 +829,7 @@ out:
 	}
 	free(x.jobs);
 	pthread_mutex_destroy(&x.lock);
-	if (rc) {
+	if (rc && !visit) {
 		for (size_t i = 0; i < r->count; i++) {
 			r->changes[i].lines = TD_LINES_NONE;
 			r->changes[i].lines_missing = NULL;
@@ -809,4 +838,14 @@ out:
 		td_result_update_totals(r);
 	}
 	return rc;
+}
+
+int td_lines_count(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err)
+{
+	return lines_run(r, opts, NULL, NULL, err);
+}
+
+int td_lines_visit(td_result_t *r, const td_lines_opts_t *opts, td_lines_visit_fn fn, void *ctx, td_error_t *err)
+{
+	return lines_run(r, opts, fn, ctx, err);
 }

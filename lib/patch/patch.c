@@ -79,6 +79,12 @@ typedef struct engine {
 	td_source_t *target_src;   /* opened on first need */
 	int target_tried;
 	td_error_t *err;
+	/* the patch id of the patch being walked: binary files' parts summed
+	 * as they come, text files' paths for one git_diff_patchid */
+	unsigned char pid_sum[TD_PATCHID_BYTES];
+	size_t pid_files;
+	char **pid_paths;          /* borrowed from the patch's files */
+	size_t pid_npaths, pid_cap;
 } engine_t;
 
 /* --- hash maps ----------------------------------------------------------- */
@@ -506,6 +512,33 @@ static int patch_totals(engine_t *e, td_patch_t *p)
 	return TD_OK;
 }
 
+/* Count file f (delta d) into the patch id: a binary file's part now, a
+ * text file's path for the diff run_patch makes. Gitlinks count for
+ * nothing, as in git. */
+static int patchid_file(engine_t *e, const git_diff_delta *d, td_patch_file_t *f, int binary)
+{
+	unsigned char part[TD_PATCHID_BYTES];
+
+	if (d->old_file.mode == GIT_FILEMODE_COMMIT || d->new_file.mode == GIT_FILEMODE_COMMIT)
+		return TD_OK;
+	e->pid_files++;
+	if (binary) {
+		if (td_patchid_binary_part(part, f->path, d->old_file.mode, &d->old_file.id, d->new_file.mode,
+					   &d->new_file.id))
+			return td_error_set(e->err, TD_ENOMEM, "out of memory");
+		td_patchid_sum(e->pid_sum, part);
+		return TD_OK;
+	}
+	{
+		void *grown = e->pid_paths;
+		if (td_grow(&grown, &e->pid_cap, e->pid_npaths + 1, sizeof(*e->pid_paths)))
+			return td_error_set(e->err, TD_ENOMEM, "out of memory");
+		e->pid_paths = grown;
+	}
+	e->pid_paths[e->pid_npaths++] = f->path;
+	return TD_OK;
+}
+
 /* One file of a patch: fill p's next file from delta d (a delta made by
  * the tree walk below: paths, ids, modes, status). */
 static int one_file(engine_t *e, size_t idx, git_diff_delta *d)
@@ -552,12 +585,20 @@ static int one_file(engine_t *e, size_t idx, git_diff_delta *d)
 			goto out;
 		}
 		binary = (git_patch_get_delta(gp)->flags & GIT_DIFF_FLAG_BINARY) != 0;
-		if (!binary)
+		if (!binary) {
 			git_patch_line_stats(&ctx, &adds, &dels, gp);
+			if ((rc = td_patch_file_hash_lines(f, gp))) {
+				rc = td_error_set(e->err, rc, "patch '%s': unable to read the lines of '%s'", p->id,
+						  path);
+				goto out;
+			}
+		}
 	} else {
 		binary = 1;
 	}
 	f->binary = binary;
+	if ((rc = patchid_file(e, d, f, binary)))
+		goto out;
 	f->lines_added = adds;
 	f->lines_removed = dels;
 	if (!(rc = score_delta(e, d, f)))
@@ -692,10 +733,27 @@ static int run_patch(engine_t *e, size_t idx, const git_oid *before, const git_o
 		git_tree_free(a);
 		return td_error_set(e->err, TD_EGIT, "patch '%s': unable to read its trees: %s", p->id, git_msg());
 	}
+	memset(e->pid_sum, 0, sizeof(e->pid_sum));
+	e->pid_files = e->pid_npaths = 0;
 	if (!(rc = pb_push(&pb, "", &(size_t){ 0 }) ? TD_ENOMEM : TD_OK))
 		rc = walk_trees(e, idx, a, b, &pb, 0);
 	else
 		td_error_set(e->err, rc, "out of memory");
+	if (!rc && e->pid_files) {
+		unsigned char part[TD_PATCHID_BYTES];
+		git_oid id;
+		if (td_patchid_text_part(part, e->repo, a, b, e->pid_paths, e->pid_npaths)) {
+			rc = td_error_set(e->err, TD_EGIT, "patch '%s': unable to compute its patch id: %s", p->id,
+					  git_msg());
+		} else {
+			td_patchid_sum(e->pid_sum, part);
+			memcpy(id.id, e->pid_sum, TD_PATCHID_BYTES);
+			if (!(p->patch_id = malloc(GIT_OID_HEXSZ + 1)))
+				rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
+			else
+				git_oid_tostr(p->patch_id, GIT_OID_HEXSZ + 1, &id);
+		}
+	}
 	if (!rc)
 		if (p->nfiles)
 			qsort(p->files, p->nfiles, sizeof(*p->files), file_cmp);
@@ -1587,6 +1645,7 @@ static void engine_release(engine_t *e)
 			td_digest_release(&e->dmap[i].d);
 	free(e->dmap);
 	free(e->scratch);
+	free(e->pid_paths);
 	td_digester_free(e->dg);
 	td_source_free(e->target_src);
 	if (e->owns_repo)

@@ -53,4 +53,37 @@ int td_patch_normalize(char **out, size_t *out_len, const char *text, size_t len
 /* 1 when path[0..len) is relative, without empty, "." or ".." parts. */
 int td_patch_path_ok(const char *path, size_t len);
 
+/* Patch ids (git's stable patch-id, as `git cherry` computes it). */
+#define TD_PATCHID_BYTES 20
+
+/* sum += part, as 160-bit little-endian numbers (git's per-file sum). */
+void td_patchid_sum(unsigned char sum[TD_PATCHID_BYTES], const unsigned char part[TD_PATCHID_BYTES]);
+
+/* The part of a binary file (a mode 0 side is absent), as git hashes it:
+ * header and the two blob ids. 0 or TD_ENOMEM. */
+int td_patchid_binary_part(unsigned char out[TD_PATCHID_BYTES], const char *path, uint32_t old_mode,
+			   const git_oid *old_id, uint32_t new_mode, const git_oid *new_id);
+
+/* The summed parts of the text files paths[0..npaths) changed from tree a
+ * (NULL: empty) to b, by libgit2's git_diff_patchid; all zero for none.
+ * 0 or TD_EGIT (libgit2's message in git_error_last). */
+int td_patchid_text_part(unsigned char out[TD_PATCHID_BYTES], git_repository *repo, const git_tree *a,
+			 const git_tree *b, char **paths, size_t npaths);
+
+/* The patch id of commit (against its first parent) over paths[0..npaths),
+ * the paths it touches (the diff walks no other entry): text files by
+ * git_diff_patchid, binary ones as git hashes them. 0, TD_EGIT (libgit2's
+ * message in git_error_last) or TD_ENOMEM. */
+int td_patchid_commit(unsigned char out[TD_PATCHID_BYTES], git_repository *repo, const git_oid *commit,
+		      char **paths, size_t npaths);
+
+/* A line's hash as td_line_hash (treedrift/history.h) computes it: FNV-1a
+ * over the bytes that are not whitespace (git patch-id's normalisation);
+ * *trivial (may be NULL) 1 for an empty line or a lone brace or bracket. */
+uint64_t td_patch_line_hash(const char *line, size_t len, int *trivial);
+
+/* Fill f's added_hashes and removed_hashes from the lines of gp (its
+ * non-trivial lines). 0, TD_ENOMEM or TD_EGIT. */
+int td_patch_file_hash_lines(td_patch_file_t *f, git_patch *gp);
+
 #endif

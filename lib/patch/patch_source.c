@@ -19,8 +19,12 @@ void td_patch_release(td_patch_t *p)
 	free(p->author);
 	free(p->date);
 	free(p->message);
-	for (size_t i = 0; i < p->nfiles; i++)
+	free(p->patch_id);
+	for (size_t i = 0; i < p->nfiles; i++) {
 		free(p->files[i].path);
+		free(p->files[i].added_hashes);
+		free(p->files[i].removed_hashes);
+	}
 	free(p->files);
 	for (size_t i = 0; i < p->nclasses; i++)
 		free(p->classes[i]);

@@ -137,18 +137,25 @@ static void file_component(FILE *f, const td_result_t *r, const td_change_t *c, 
 
 /* With --patches: the target's pedigree lists each patch, in series order.
  * A CycloneDX patch has no name, so its id and subject go in the one issue
- * it "resolves". The type follows the declared origin: cherry-pick when it
- * names the upstream commit it was picked from, backport when otherwise
- * upstream, unofficial for the rest. */
-static void target_patches(FILE *f, const td_patch_set_t *s)
+ * it "resolves". The type follows the origin: with --history the verified
+ * one (cherry-pick or backport of an upstream commit, else unofficial),
+ * and a patch that matches an upstream fix also resolves that commit (a
+ * defect) and the CVE ids it names (security); without, the declared one:
+ * cherry-pick when it names the upstream commit it was picked from,
+ * backport when otherwise upstream, unofficial for the rest. */
+static void target_patches(FILE *f, const td_patch_set_t *s, const td_upstream_t *u)
 {
 	fputs("\n        \"patches\": [", f);
 	for (size_t i = 0; i < s->count; i++) {
 		const td_patch_t *p = &s->patches[i];
+		const td_patch_upstream_t *pu = u && i < u->npatches ? &u->patches[i] : NULL;
 		const char *type = p->origin.status != TD_PATCH_UPSTREAM ? "unofficial"
 				   : p->origin.commit && p->origin.evidence && strstr(p->origin.evidence, "cherry picked")
 					   ? "cherry-pick"
 					   : "backport";
+		if (pu)
+			type = pu->kind == TD_UPSTREAM_CHERRY_PICK ? "cherry-pick"
+			       : pu->kind == TD_UPSTREAM_BACKPORT ? "backport" : "unofficial";
 		fprintf(f, "%s\n          {\"type\": \"%s\", \"resolves\": [{\"type\": \"enhancement\", \"id\": ",
 			i ? "," : "", type);
 		cstr(f, p->id);
@@ -156,7 +163,22 @@ static void target_patches(FILE *f, const td_patch_set_t *s)
 			fputs(", \"name\": ", f);
 			cstr(f, p->subject);
 		}
-		fputs("}]}", f);
+		fputc('}', f);
+		if (pu && pu->kind != TD_UPSTREAM_NONE && pu->fix) {
+			fputs(", {\"type\": \"defect\", \"id\": ", f);
+			cstr(f, pu->commit);
+			if (pu->subject) {
+				fputs(", \"name\": ", f);
+				cstr(f, pu->subject);
+			}
+			fputc('}', f);
+			for (size_t k = 0; k < pu->tags.ncves; k++) {
+				fputs(", {\"type\": \"security\", \"id\": ", f);
+				cstr(f, pu->tags.cves[k]);
+				fputc('}', f);
+			}
+		}
+		fputs("]}", f);
 	}
 	fputs(s->count ? "\n        ]," : "],", f);
 }
@@ -215,7 +237,7 @@ int td_report_cyclonedx(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	}
 	fputs("}],", f);
 	if (a->patches)
-		target_patches(f, a->patches);
+		target_patches(f, a->patches, a->upstream);
 	fprintf(f, "\n        \"notes\": \"%" PRIu64 " files modified, %" PRIu64 " added and %" PRIu64
 		" removed relative to the ancestor; each modified or added file is listed as a "
 		"component with its own pedigree\"\n      }", r->totals.modified, r->totals.added,

@@ -222,6 +222,36 @@ static void write_summary(FILE *f, const td_result_t *r, int policy)
 	}
 }
 
+/* With --history: the total distance split into its upstream and local
+ * parts, as numbers and as one bar. */
+static void write_provenance_summary(FILE *f, const td_analysis_t *a)
+{
+	const td_provenance_t *p = a->provenance;
+	uint64_t total;
+	unsigned pct;
+
+	if (!p)
+		return;
+	total = p->distance_upstream + p->distance_local;
+	pct = total ? (unsigned)((p->distance_upstream * 100 + total / 2) / total) : 0;
+	fputs("<h2 id=\"provenance\">Upstream and local drift</h2>\n<dl class=\"meta\">\n<dt>history</dt><dd>", f);
+	html_cstr(f, p->history->repo);
+	fprintf(f, ", base %.12s, %zu commits (%zu merges left out), %zu explain a line</dd>\n", p->history->base,
+		p->history->count, p->history->merges_skipped, p->commits_used);
+	fprintf(f, "<dt>classes from</dt><dd>the %s distance</dd>\n</dl>\n", a->classify_local ? "local" : "total");
+	fprintf(f, "<div title=\"upstream %u%%\" style=\"display:flex;height:1.2em;max-width:40em;"
+		   "background:#ffe4cc\"><div style=\"width:%u%%;background:#cfe8ff\"></div></div>\n", pct, pct);
+	fputs("<table id=\"provenance-totals\"><thead><tr><th>part</th><th class=\"n\">distance</th>"
+	      "<th class=\"n\">changed lines</th><th class=\"n\">files</th></tr></thead><tbody>\n", f);
+	fprintf(f, "<tr><td style=\"background:#cfe8ff\">upstream</td><td class=\"n\">%" PRIu64
+		   "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64 " all upstream</td></tr>\n",
+		p->distance_upstream, p->lines_upstream, p->files_upstream);
+	fprintf(f, "<tr><td style=\"background:#ffe4cc\">local</td><td class=\"n\">%" PRIu64
+		   "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64 " all local, %" PRIu64
+		   " mixed</td></tr>\n</tbody></table>\n",
+		p->distance_local, p->lines_local, p->files_local, p->files_mixed);
+}
+
 static void write_policy_rollup(FILE *f, const td_rollup_t *ru)
 {
 	char num[TD_REPORT_NUM_MAX];
@@ -239,6 +269,59 @@ static void write_policy_rollup(FILE *f, const td_rollup_t *ru)
 			row->by_status[TD_STATUS_REMOVED], row->distance);
 		td_report_fixed(num, row->risk, 1);
 		fprintf(f, "<td class=\"n\">%s</td></tr>\n", num);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+/* Rows of the missing-fixes table at most (the JSON report has them all). */
+#define HTML_FIXES_MAX 500
+
+/* With --history: the upstream commits whose changes the target lacks
+ * (missing, partial), in the analysis's order, and the counts of each
+ * status. */
+static void write_missing_fixes(FILE *f, const td_upstream_t *u)
+{
+	size_t want = u->status_count[TD_FIX_MISSING] + u->status_count[TD_FIX_PARTIAL];
+
+	fprintf(f, "<h2 id=\"missing-fixes\">Missing upstream fixes</h2>\n<p class=\"note\">%zu missing, %zu partial "
+		   "of %zu upstream commits that touch the target's files (%zu applied, %zu not applicable)",
+		u->status_count[TD_FIX_MISSING], u->status_count[TD_FIX_PARTIAL], u->nfixes,
+		u->status_count[TD_FIX_APPLIED], u->status_count[TD_FIX_NOT_APPLICABLE]);
+	if (want > HTML_FIXES_MAX)
+		fprintf(f, "; the first %d listed", HTML_FIXES_MAX);
+	fputs(".</p>\n", f);
+	if (!want)
+		return;
+	fputs("<table><thead><tr><th>status</th><th>built</th><th>tags</th><th>commit</th><th>subject</th>"
+	      "<th>files</th><th class=\"n\">lines in target</th></tr></thead><tbody>\n", f);
+	for (size_t i = 0, shown = 0; i < u->nfixes && shown < HTML_FIXES_MAX; i++) {
+		const td_upstream_fix_t *x = &u->fixes[i];
+		int any = 0;
+		if (x->status != TD_FIX_MISSING && x->status != TD_FIX_PARTIAL)
+			continue;
+		shown++;
+		fprintf(f, "<tr><td>%s</td><td>%s</td><td>", td_fix_status_name(x->status),
+			x->built < 0 ? "" : x->built ? "yes" : "no");
+		if (x->tags.nfixes)
+			fputs("Fixes", f), any = 1;
+		if (x->tags.cc_stable)
+			fputs(any ? ", stable" : "stable", f), any = 1;
+		for (size_t k = 0; k < x->tags.ncves; k++) {
+			fputs(any ? ", " : "", f);
+			html_cstr(f, x->tags.cves[k]);
+			any = 1;
+		}
+		fputs("</td><td>", f);
+		html_cstr(f, x->id);
+		fputs("</td><td>", f);
+		html_cstr(f, x->subject);
+		fputs("</td><td>", f);
+		for (size_t k = 0; k < x->nfiles; k++) {
+			if (k)
+				fputs(", ", f);
+			html_cstr(f, x->files[k]);
+		}
+		fprintf(f, "</td><td class=\"n\">%" PRIu64 " of %" PRIu64 "</td></tr>\n", x->lines_in_target, x->lines);
 	}
 	fputs("</tbody></table>\n", f);
 }
@@ -590,7 +673,26 @@ static void write_lines(FILE *f, const td_change_t *c)
 		fprintf(f, "<td>%s", td_lines_text(text, c));
 }
 
-static void write_row(FILE *f, const td_change_t *c, int policy)
+/* The path cell's shading: the upstream share of the changed lines, from
+ * the left, and the split as its tooltip. */
+static void write_provenance_cell(FILE *f, const td_file_provenance_t *fp)
+{
+	uint64_t up, lo;
+	unsigned pct;
+
+	if (!fp)
+		return;
+	up = fp->added_upstream + fp->removed_upstream;
+	lo = fp->added_local + fp->removed_local;
+	pct = up + lo ? (unsigned)((up * 100 + (up + lo) / 2) / (up + lo)) : 0;
+	fprintf(f, " data-p=\"%s\" style=\"background:linear-gradient(90deg,#cfe8ff %u%%,#ffe4cc %u%%)\" "
+		   "title=\"upstream %" PRIu64 " lines, local %" PRIu64 " lines; upstream distance %d, local "
+		   "distance %d\"",
+		fp->state != TD_PROV_DONE || !up ? "local" : lo ? "mixed" : "upstream", pct, pct, up, lo,
+		fp->distance_upstream, fp->distance_local);
+}
+
+static void write_row(FILE *f, const td_change_t *c, int policy, const td_file_provenance_t *fp)
 {
 	const td_file_t *file = td_report_change_file(c);
 	int scored = td_report_is_scored(c);
@@ -603,7 +705,9 @@ static void write_row(FILE *f, const td_change_t *c, int policy)
 		delta = (int64_t)c->target->size_bytes;
 	else if (c->upstream)
 		delta = -(int64_t)c->upstream->size_bytes;
-	fprintf(f, "<tr data-s=\"%s\" data-c=\"%s\"><td>", td_status_name(c->status), cls ? cls : "");
+	fprintf(f, "<tr data-s=\"%s\" data-c=\"%s\"><td", td_status_name(c->status), cls ? cls : "");
+	write_provenance_cell(f, fp);
+	fputc('>', f);
 	html_path(f, file);
 	fprintf(f, "<td>%s<td>%s<td>", td_report_status_word(c), cls ? cls : "");
 	if (scored)
@@ -633,7 +737,8 @@ static void write_row(FILE *f, const td_change_t *c, int policy)
 	fputs("\n", f);
 }
 
-static void write_table(FILE *f, const td_result_t *r, const size_t *idx, size_t n, int policy)
+static void write_table(FILE *f, const td_result_t *r, const size_t *idx, size_t n, int policy,
+			const td_provenance_t *prov)
 {
 	fputs("<h2 id=\"files-title\">Files</h2>\n"
 	      "<div id=\"ctl\" hidden><label>path contains <input id=\"q\" type=\"search\"></label>"
@@ -642,7 +747,12 @@ static void write_table(FILE *f, const td_result_t *r, const size_t *idx, size_t
 	      "<label>status <select id=\"fs\"><option value=\"\">any</option><option>modified</option>"
 	      "<option>added</option><option>removed</option><option>skipped</option>"
 	      "<option>identical</option></select></label><span id=\"count\"></span></div>\n", f);
-	fprintf(f, "<p class=\"note\">%zu files listed; with JavaScript, click a column to sort.</p>\n", n);
+	fprintf(f, "<p class=\"note\">%zu files listed; with JavaScript, click a column to sort.", n);
+	if (prov)
+		fputs(" A path's shading is the share of its changed lines that upstream made too "
+		      "(<span style=\"background:#cfe8ff\">upstream</span>, from the left) and the vendor's own "
+		      "(<span style=\"background:#ffe4cc\">local</span>).", f);
+	fputs("</p>\n", f);
 	fprintf(f, "<table id=\"files\"%s><colgroup><col style=\"width:%s\"><col style=\"width:6em\">"
 		"<col style=\"width:4em\"><col style=\"width:6.5em\"><col style=\"width:7em\">%s"
 		"<col style=\"width:6em\"><col style=\"width:7em\"><col style=\"width:22%%\"></colgroup>\n",
@@ -655,7 +765,7 @@ static void write_table(FILE *f, const td_result_t *r, const size_t *idx, size_t
 	fputs("<th data-col=\"size\" class=\"n\">size change</th><th data-col=\"lines\" class=\"n\">lines</th>"
 	      "<th data-col=\"origin\">nearest upstream</th></tr></thead>\n<tbody>\n", f);
 	for (size_t i = 0; i < n; i++)
-		write_row(f, &r->changes[idx[i]], policy);
+		write_row(f, &r->changes[idx[i]], policy, td_provenance_find(prov, idx[i]));
 	fputs("</tbody></table>\n", f);
 }
 
@@ -683,6 +793,7 @@ int td_report_html(FILE *f, const td_analysis_t *a, const td_view_t *v)
 		     r->upstream && r->upstream->meta.label ? r->upstream->meta.label : "upstream");
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>treedrift report</h1>\n", css);
 	write_summary(f, r, policy);
+	write_provenance_summary(f, a);
 	if (a->policy_rollup)
 		write_policy_rollup(f, a->policy_rollup);
 	if ((rc = write_treemap(f, a)))
@@ -690,7 +801,9 @@ int td_report_html(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	write_histogram(f, r);
 	if (a->patches && (rc = write_patches(f, a->patches, policy)))
 		goto out;
-	write_table(f, r, idx, n, policy);
+	if (a->upstream)
+		write_missing_fixes(f, a->upstream);
+	write_table(f, r, idx, n, policy, a->provenance);
 	fprintf(f, "<script>\n%s</script>\n</body></html>\n", script);
 	rc = td_report_finish(f);
 out:

@@ -1,4 +1,4 @@
-/* The JSON report, schema 2 (doc/formats.md, doc/treedrift-compare.schema.json).
+/* The JSON report, schema 3 (doc/formats.md, doc/treedrift-compare.schema.json).
  * Keys come in a fixed order and numbers in a fixed form, so that the same
  * result gives the same bytes. Strings are always valid UTF-8: a byte that
  * is not part of well-formed UTF-8 becomes U+FFFD, and path-like fields then
@@ -332,7 +332,90 @@ static void json_change_patches(FILE *f, const td_patch_set_t *s, const td_patch
 		json_bool(f, ref->reproduced);
 }
 
-static void json_patch(FILE *f, const td_patch_t *p, int policy)
+/* What a commit message says it fixes. */
+static void json_tags(FILE *f, const td_commit_tags_t *t)
+{
+	fputs("{\"fixes\": ", f);
+	json_strings(f, t->fixes, t->nfixes);
+	fputs(", \"cc_stable\": ", f);
+	json_bool(f, t->cc_stable);
+	fputs(", \"cves\": ", f);
+	json_strings(f, t->cves, t->ncves);
+	fputc('}', f);
+}
+
+/* A patch's "upstream": its match in the history and its declared origin,
+ * checked (with --history). */
+static void json_patch_upstream(FILE *f, const td_patch_upstream_t *u, const td_patch_t *p)
+{
+	fprintf(f, ",\n     \"upstream\": {\"match\": \"%s\", \"commit\": ",
+		u->kind == TD_UPSTREAM_CHERRY_PICK ? "cherry-pick" : u->kind == TD_UPSTREAM_BACKPORT ? "backport" : "local");
+	json_cstr(f, u->commit[0] ? u->commit : NULL);
+	fputs(", \"subject\": ", f);
+	json_cstr(f, u->subject);
+	fputs(", \"share\": ", f);
+	json_decimal(f, u->share, 3, 1);
+	fputs(", \"fix\": ", f);
+	json_bool(f, u->fix);
+	fputs(", \"tags\": ", f);
+	if (u->kind != TD_UPSTREAM_NONE)
+		json_tags(f, &u->tags);
+	else
+		fputs("null", f);
+	fputs(", \"claim\": ", f);
+	if (u->claim == TD_CLAIM_NONE) {
+		fputs("null", f);
+	} else {
+		fprintf(f, "{\"commit\": ");
+		json_cstr(f, p->origin.commit);
+		fprintf(f, ", \"status\": \"%s\", \"found\": ", td_claim_name(u->claim));
+		json_cstr(f, u->claim_commit[0] ? u->claim_commit : NULL);
+		fputs(", \"share\": ", f);
+		json_decimal(f, u->claim_share, 3, 1);
+		fputc('}', f);
+	}
+	fputc('}', f);
+}
+
+/* "upstream_summary" and "missing_fixes": every upstream commit of the
+ * history that touches a file of the base or the target, with its status. */
+static void json_missing_fixes(FILE *f, const td_upstream_t *u)
+{
+	fprintf(f, "  \"upstream_summary\": {\"cherry_picks\": %zu, \"backports\": %zu, \"claims\": %zu, "
+		   "\"claims_hold\": %zu, \"missing\": %zu, \"partial\": %zu, \"not_applicable\": %zu, "
+		   "\"applied\": %zu},\n",
+		u->cherry_picks, u->backports, u->claims, u->claims_hold, u->status_count[TD_FIX_MISSING],
+		u->status_count[TD_FIX_PARTIAL], u->status_count[TD_FIX_NOT_APPLICABLE],
+		u->status_count[TD_FIX_APPLIED]);
+	fputs("  \"missing_fixes\": [", f);
+	for (size_t i = 0; i < u->nfixes; i++) {
+		const td_upstream_fix_t *x = &u->fixes[i];
+		fputs(i ? ",\n    {\"id\": " : "\n    {\"id\": ", f);
+		json_cstr(f, x->id);
+		fputs(", \"subject\": ", f);
+		json_cstr(f, x->subject);
+		fprintf(f, ", \"status\": \"%s\", \"reason\": ", td_fix_status_name(x->status));
+		json_cstr(f, x->why);
+		fputs(", \"patch\": ", f);
+		json_cstr(f, x->patch);
+		fputs(", \"built\": ", f);
+		if (x->built < 0)
+			fputs("null", f);
+		else
+			json_bool(f, x->built);
+		fputs(", \"fix\": ", f);
+		json_bool(f, x->fix);
+		fputs(",\n     \"tags\": ", f);
+		json_tags(f, &x->tags);
+		fprintf(f, ", \"lines\": %" PRIu64 ", \"lines_in_target\": %" PRIu64 ", \"files\": ", x->lines,
+			x->lines_in_target);
+		json_strings(f, x->files, x->nfiles);
+		fputc('}', f);
+	}
+	fputs(u->nfixes ? "\n  ],\n" : "],\n", f);
+}
+
+static void json_patch(FILE *f, const td_patch_t *p, const td_patch_upstream_t *up, int policy)
 {
 	const char *cls = td_class_name(p->cls);
 
@@ -361,7 +444,11 @@ static void json_patch(FILE *f, const td_patch_t *p, int policy)
 	json_cstr(f, p->origin.commit);
 	fputs(", \"evidence\": ", f);
 	json_cstr(f, p->origin.evidence);
-	fputs("},\n     \"files\": [", f);
+	fputs("}, \"patch_id\": ", f);
+	json_cstr(f, p->patch_id);
+	if (up)
+		json_patch_upstream(f, up, p);
+	fputs(",\n     \"files\": [", f);
 	for (size_t i = 0; i < p->nfiles; i++) {
 		const td_patch_file_t *pf = &p->files[i];
 		fputs(i ? ",\n       {" : "\n       {", f);
@@ -384,7 +471,7 @@ static void json_patch(FILE *f, const td_patch_t *p, int policy)
 }
 
 /* "patch_source" and "patches", with --patches. */
-static void json_patches(FILE *f, const td_patch_set_t *s, int policy)
+static void json_patches(FILE *f, const td_patch_set_t *s, const td_upstream_t *u, int policy)
 {
 	fputs("  \"patch_source\": {\"source\": ", f);
 	json_cstr(f, s->source);
@@ -393,7 +480,7 @@ static void json_patches(FILE *f, const td_patch_set_t *s, int policy)
 	fputs("  \"patches\": [", f);
 	for (size_t i = 0; i < s->count; i++) {
 		fputs(i ? ",\n" : "\n", f);
-		json_patch(f, &s->patches[i], policy);
+		json_patch(f, &s->patches[i], u && i < u->npatches ? &u->patches[i] : NULL, policy);
 	}
 	fputs(s->count ? "\n  ],\n" : "],\n", f);
 }
@@ -456,6 +543,48 @@ static void json_change(FILE *f, const td_change_t *c, int policy, int build_inf
 		json_skip(f, c);
 }
 
+/* The history and the split of the total distance (--history). */
+static void json_provenance(FILE *f, const td_analysis_t *a)
+{
+	const td_provenance_t *p = a->provenance;
+	const td_history_t *h = p->history;
+
+	fputs("  \"provenance\": {\"history\": {\"repo\": ", f);
+	json_cstr(f, h->repo);
+	fprintf(f, ", \"base\": \"%s\", \"tips\": [", h->base);
+	for (size_t i = 0; i < h->ntips; i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : "", h->tips[i]);
+	fprintf(f, "], \"commits\": %zu, \"merges_skipped\": %zu},\n", h->count, h->merges_skipped);
+	fprintf(f, "    \"classify\": \"%s\", \"distance_upstream\": %" PRIu64 ", \"distance_local\": %" PRIu64
+		   ", \"lines_upstream\": %" PRIu64 ", \"lines_local\": %" PRIu64 ",\n    \"files_upstream\": %" PRIu64
+		   ", \"files_local\": %" PRIu64 ", \"files_mixed\": %" PRIu64 ", \"commits_used\": %zu},\n",
+		a->classify_local ? "local" : "total", p->distance_upstream, p->distance_local, p->lines_upstream,
+		p->lines_local, p->files_upstream, p->files_local, p->files_mixed, p->commits_used);
+}
+
+/* A changed file's "provenance": null for a file without one. */
+static void json_file_provenance(FILE *f, const td_provenance_t *p, const td_file_provenance_t *fp)
+{
+	fputs(", \"provenance\": ", f);
+	if (!fp) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f, "{\"state\": \"%s\", \"added_upstream\": %" PRIu64 ", \"added_local\": %" PRIu64
+		   ", \"removed_upstream\": %" PRIu64 ", \"removed_local\": %" PRIu64 ", \"distance_upstream\": %d"
+		   ", \"distance_local\": %d, \"split_upstream\": %" PRIu64 ", \"split_local\": %" PRIu64
+		   ", \"fallback\": ",
+		td_prov_state_name(fp->state), fp->added_upstream, fp->added_local, fp->removed_upstream,
+		fp->removed_local, fp->distance_upstream, fp->distance_local, fp->split_upstream, fp->split_local);
+	json_bool(f, fp->fallback);
+	fputs(", \"missing\": ", f);
+	json_cstr(f, fp->missing);
+	fputs(", \"commits\": [", f);
+	for (size_t i = 0; i < fp->ncommits; i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : "", p->history->commits[fp->commits[i]].id);
+	fputs("]}", f);
+}
+
 int td_report_json(FILE *f, const td_analysis_t *a, const td_view_t *v)
 {
 	const td_result_t *r = a ? a->result : NULL;
@@ -499,13 +628,19 @@ int td_report_json(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	json_totals(f, &r->totals, build_info);
 	json_origin_counts(f, a);
 	json_rollups(f, a);
+	if (a->provenance)
+		json_provenance(f, a);
 	if (a->patches)
-		json_patches(f, a->patches, policy);
+		json_patches(f, a->patches, a->upstream, policy);
+	if (a->upstream)
+		json_missing_fixes(f, a->upstream);
 	fputs("  \"files\": [", f);
 	for (size_t i = 0; i < n; i++) {
 		const td_change_t *c = &r->changes[idx[i]];
 		fputs(i ? ",\n" : "\n", f);
 		json_change(f, c, policy, build_info);
+		if (a->provenance)
+			json_file_provenance(f, a->provenance, td_provenance_find(a->provenance, idx[i]));
 		if (a->patches && c->status != TD_STATUS_IDENTICAL && c->status != TD_STATUS_SKIPPED)
 			json_change_patches(f, a->patches,
 					    refs[idx[i]] ? &a->patches->files[refs[idx[i]] - 1] : NULL);

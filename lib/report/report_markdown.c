@@ -108,6 +108,32 @@ static void md_list(FILE *f, char *const *v, size_t n, const char *none)
 /* With --patches: the certification of contents, one entry per patch in
  * series order (purpose, size, location, class, risk, origin), then the
  * changed files no patch explains. */
+/* With --history, the origin verified against it: the upstream commit the
+ * patch is (cherry-pick) or mostly is (backport), and whether the declared
+ * commit holds. */
+static void md_verified(FILE *f, const td_patch_upstream_t *u)
+{
+	char share[TD_REPORT_NUM_MAX];
+
+	fputs("; verified: ", f);
+	if (u->kind == TD_UPSTREAM_NONE) {
+		fputs("local", f);
+	} else {
+		fputs(u->kind == TD_UPSTREAM_CHERRY_PICK ? "cherry-pick of " : "backport (modified) of ", f);
+		md_cstr(f, u->commit);
+		if (u->kind == TD_UPSTREAM_BACKPORT) {
+			td_report_fixed(share, 100.0 * u->share, 0);
+			fprintf(f, ", %s%% of its lines", share);
+		}
+	}
+	if (u->claim == TD_CLAIM_HOLDS)
+		fputs("; the declared origin holds", f);
+	else if (u->claim == TD_CLAIM_DIFFERS)
+		fputs("; the declared origin does not hold (another patch)", f);
+	else if (u->claim == TD_CLAIM_NOT_FOUND)
+		fputs("; the declared origin does not hold (not in the history)", f);
+}
+
 static void md_patches(FILE *f, const td_analysis_t *a, int policy)
 {
 	const td_patch_set_t *s = a->patches;
@@ -149,6 +175,8 @@ static void md_patches(FILE *f, const td_analysis_t *a, int policy)
 			md_cstr(f, p->origin.commit);
 			fputs(")", f);
 		}
+		if (a->upstream && i < a->upstream->npatches)
+			md_verified(f, &a->upstream->patches[i]);
 		fputs(" |\n", f);
 	}
 	if (!s->unexplained)

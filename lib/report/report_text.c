@@ -162,6 +162,23 @@ static void put_kernel_header(FILE *f, const td_analysis_t *a)
 	}
 }
 
+/* The history and the split of the total distance, with --history. */
+static void put_history_header(FILE *f, const td_analysis_t *a)
+{
+	const td_provenance_t *p = a->provenance;
+	const td_history_t *h = p ? p->history : NULL;
+
+	if (!h)
+		return;
+	fputs("history: ", f);
+	put_escaped_str(f, h->repo);
+	fprintf(f, ", base %.12s, %zu commit%s (%zu merge%s left out)\n", h->base, h->count, h->count == 1 ? "" : "s",
+		h->merges_skipped, h->merges_skipped == 1 ? "" : "s");
+	fprintf(f, "provenance: distance %" PRIu64 " upstream + %" PRIu64 " local; lines %" PRIu64 " upstream, %" PRIu64
+		" local; classes from the %s distance\n", p->distance_upstream, p->distance_local, p->lines_upstream,
+		p->lines_local, a->classify_local ? "local" : "total");
+}
+
 static void put_header(FILE *f, const td_analysis_t *a)
 {
 	const td_result_t *r = a->result;
@@ -178,6 +195,7 @@ static void put_header(FILE *f, const td_analysis_t *a)
 		r->thresholds.clean_below, r->thresholds.clean_below, r->thresholds.dirty_above,
 		r->thresholds.dirty_above, r->len_diff ? "on" : "off");
 	put_kernel_header(f, a);
+	put_history_header(f, a);
 	if (r->lines_missing) {
 		fputs("line counts missing: ", f);
 		put_escaped_str(f, r->lines_missing);
@@ -231,7 +249,22 @@ static void put_annotations(FILE *f, const td_change_t *c, int policy)
 	}
 }
 
-static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int policy)
+/* "(upstream +A −R, local +A −R, local distance N)" with a history. */
+static void put_provenance(FILE *f, const td_file_provenance_t *fp)
+{
+	if (!fp)
+		return;
+	if (fp->state != TD_PROV_DONE) {
+		fprintf(f, "  (local: %s)", fp->state == TD_PROV_BINARY ? "binary" : "not read");
+		return;
+	}
+	fprintf(f, "  (upstream +%" PRIu64 " \xe2\x88\x92%" PRIu64 ", local +%" PRIu64 " \xe2\x88\x92%" PRIu64
+		", local distance %d)", fp->added_upstream, fp->removed_upstream, fp->added_local, fp->removed_local,
+		fp->distance_local);
+}
+
+static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int policy,
+		       const td_file_provenance_t *fp)
 {
 	fprintf(f, "  %-*s ", STATUS_WIDTH, td_report_status_word(c));
 	put_class(f, c->cls, v->color, CLASS_WIDTH);
@@ -242,6 +275,7 @@ static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int po
 	put_file_path(f, td_report_change_file(c));
 	put_lines(f, c);
 	put_annotations(f, c, policy);
+	put_provenance(f, fp);
 	fputc('\n', f);
 }
 
@@ -262,13 +296,15 @@ static int put_dirty_core(FILE *f, const td_analysis_t *a, const size_t *idx, si
 	fprintf(f, "Dirty core files (policy weight > %.1f, by risk): %zu\n", TD_CORE_WEIGHT, count);
 	for (size_t i = 0; i < a->dirty_core_count; i++)
 		if (listed[a->dirty_core[i]])
-			put_change(f, &r->changes[a->dirty_core[i]], v, 1);
+			put_change(f, &r->changes[a->dirty_core[i]], v, 1,
+				   td_provenance_find(a->provenance, a->dirty_core[i]));
 	fputc('\n', f);
 	free(listed);
 	return TD_OK;
 }
 
-static void put_list(FILE *f, const td_result_t *r, const size_t *idx, size_t n, const td_view_t *v, int policy)
+static void put_list(FILE *f, const td_result_t *r, const size_t *idx, size_t n, const td_view_t *v, int policy,
+		     const td_provenance_t *prov)
 {
 	uint64_t mismatched = r->totals.mismatched;
 	size_t listed = 0;
@@ -285,7 +321,7 @@ static void put_list(FILE *f, const td_result_t *r, const size_t *idx, size_t n,
 		const td_change_t *c = &r->changes[idx[i]];
 		if (c->status == TD_STATUS_SKIPPED)
 			continue;
-		put_change(f, c, v, policy);
+		put_change(f, c, v, policy, td_provenance_find(prov, idx[i]));
 		fallback |= td_report_is_scored(c) && c->fallback;
 	}
 	if (fallback)
@@ -335,6 +371,21 @@ static void put_count(FILE *f, const char *label, const char *color, uint64_t n)
 
 	snprintf(num, sizeof(num), "%" PRIu64, n);
 	put_total(f, label, color, num);
+}
+
+static void put_provenance_totals(FILE *f, const td_analysis_t *a)
+{
+	const td_provenance_t *p = a->provenance;
+
+	if (!p)
+		return;
+	put_count(f, "upstream part", NULL, p->distance_upstream);
+	fprintf(f, "  lines %" PRIu64 ", %" PRIu64 " files all upstream, %" PRIu64 " mixed\n", p->lines_upstream,
+		p->files_upstream, p->files_mixed);
+	put_count(f, "local part", NULL, p->distance_local);
+	fprintf(f, "  lines %" PRIu64 ", %" PRIu64 " files all local\n", p->lines_local, p->files_local);
+	put_count(f, "commits used", NULL, p->commits_used);
+	fprintf(f, "  of %zu upstream commits explain a line\n", p->history->count);
 }
 
 /* Changed files by build status: built, not built, support file. */
@@ -493,6 +544,102 @@ static void put_patch_files(FILE *f, const td_analysis_t *a, int not_reproduced)
 	}
 }
 
+/* A patch's upstream match and its declared origin, checked. */
+static void put_patch_upstream(FILE *f, const td_patch_upstream_t *u, const td_patch_t *p)
+{
+	char share[TD_REPORT_NUM_MAX];
+
+	fputs("      upstream: ", f);
+	if (u->kind == TD_UPSTREAM_NONE) {
+		fputs("none (local)", f);
+	} else {
+		fprintf(f, "%s of ", td_upstream_kind_name(u->kind));
+		put_patch_id(f, u->commit);
+		if (u->kind == TD_UPSTREAM_BACKPORT) {
+			td_report_fixed(share, 100.0 * u->share, 0);
+			fprintf(f, " (%s%% of its lines)", share);
+		}
+		if (u->fix)
+			fputs(", an upstream fix", f);
+	}
+	if (u->claim != TD_CLAIM_NONE) {
+		fputs("; declared ", f);
+		put_escaped_str(f, p->origin.commit);
+		fprintf(f, ": %s", u->claim == TD_CLAIM_HOLDS ? "holds" : "does not hold");
+		if (u->claim == TD_CLAIM_DIFFERS) {
+			td_report_fixed(share, 100.0 * u->claim_share, 0);
+			fprintf(f, " (%s%% of its lines are that commit's)", share);
+		} else if (u->claim == TD_CLAIM_NOT_FOUND) {
+			fputs(" (not in the history)", f);
+		}
+	}
+	fputc('\n', f);
+}
+
+/* The tags of a fix into out: "Fixes", "stable", its CVE ids (digits and
+ * dashes, as the parser takes them); "-" for none. */
+static void fix_tags(char *out, size_t size, const td_commit_tags_t *t)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (t->nfixes)
+		n += (size_t)snprintf(out + n, size - n, "Fixes");
+	if (t->cc_stable && n < size)
+		n += (size_t)snprintf(out + n, size - n, "%sstable", n ? "," : "");
+	for (size_t i = 0; i < t->ncves && n < size; i++)
+		n += (size_t)snprintf(out + n, size - n, "%s%s", n ? "," : "", t->cves[i]);
+	if (!out[0])
+		snprintf(out, size, "-");
+}
+
+/* The upstream commits whose changes the target lacks, the first
+ * TD_REPORT_FIXES_TOP of them, and the counts of every status. */
+#define TD_REPORT_FIXES_TOP 20
+static void put_missing_fixes(FILE *f, const td_analysis_t *a)
+{
+	const td_upstream_t *u = a->upstream;
+	char tags[256];
+	size_t shown = 0;
+
+	if (!u)
+		return;
+	if (u->npatches)
+		fprintf(f, "\nPatches against upstream: cherry-picks %zu, modified backports %zu, local %zu; "
+			   "declared origins checked %zu: %zu hold, %zu do not\n",
+			u->cherry_picks, u->backports, u->npatches - u->cherry_picks - u->backports, u->claims,
+			u->claims_hold, u->claims - u->claims_hold);
+	fprintf(f, "\nMissing upstream fixes: %zu missing, %zu partial (of %zu upstream commits touching the "
+		   "target's files: %zu applied, %zu not applicable)\n",
+		u->status_count[TD_FIX_MISSING], u->status_count[TD_FIX_PARTIAL], u->nfixes,
+		u->status_count[TD_FIX_APPLIED], u->status_count[TD_FIX_NOT_APPLICABLE]);
+	for (size_t i = 0; i < u->nfixes && shown < TD_REPORT_FIXES_TOP; i++) {
+		const td_upstream_fix_t *x = &u->fixes[i];
+		if (x->status != TD_FIX_MISSING && x->status != TD_FIX_PARTIAL)
+			break;
+		if (!shown)
+			fprintf(f, "  %-8s %-5s %-20s %-12s  %s\n", "status", "built", "tags", "id", "subject (files)");
+		fprintf(f, "  %-8s %-5s ", td_fix_status_name(x->status),
+			x->built < 0 ? "-" : x->built ? "yes" : "no");
+		fix_tags(tags, sizeof(tags), &x->tags);
+		fprintf(f, "%-20s ", tags);
+		put_patch_id(f, x->id);
+		fputs("  ", f);
+		put_escaped_str(f, x->subject);
+		fputs(" (", f);
+		for (size_t k = 0; k < x->nfiles; k++) {
+			if (k)
+				fputs(", ", f);
+			put_escaped_str(f, x->files[k]);
+		}
+		fputs(")\n", f);
+		shown++;
+	}
+	if (shown < u->status_count[TD_FIX_MISSING] + u->status_count[TD_FIX_PARTIAL])
+		fprintf(f, "  ... and %zu more (--format json lists them all)\n",
+			u->status_count[TD_FIX_MISSING] + u->status_count[TD_FIX_PARTIAL] - shown);
+}
+
 /* Per-patch drift, riskiest first. */
 static int put_patches(FILE *f, const td_analysis_t *a, int policy)
 {
@@ -528,6 +675,8 @@ static int put_patches(FILE *f, const td_analysis_t *a, int policy)
 		fputs("  ", f);
 		put_escaped_str(f, p->subject);
 		fputc('\n', f);
+		if (a->upstream && order[k] < a->upstream->npatches)
+			put_patch_upstream(f, &a->upstream->patches[order[k]], p);
 	}
 	free(order);
 	fprintf(f, "\nChanged files no patch explains: %zu\n", s->unexplained);
@@ -557,13 +706,15 @@ int td_report_text(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	fputc('\n', f);
 	if (policy && (rc = put_dirty_core(f, a, idx, n, v)))
 		goto out;
-	put_list(f, r, idx, n, v, policy);
+	put_list(f, r, idx, n, v, policy, a->provenance);
 	put_skipped(f, r, idx, n);
 	put_totals(f, r, v, policy);
+	put_provenance_totals(f, a);
 	put_origin_totals(f, a);
 	put_rollups(f, a, policy);
 	if ((rc = put_patches(f, a, policy)))
 		goto out;
+	put_missing_fixes(f, a);
 	rc = td_report_finish(f);
 out:
 	free(idx);

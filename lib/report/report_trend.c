@@ -35,6 +35,7 @@ int td_report_trend_svg(FILE *f, const td_trend_point_t *pts, size_t n, const ch
 	const double ph = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM;
 	const double bottom = CHART_HEIGHT - CHART_BOTTOM;
 	uint64_t max = 0, step;
+	int local = 0;
 
 	if (!f || (n && !pts))
 		return TD_EINVAL;
@@ -58,6 +59,32 @@ int td_report_trend_svg(FILE *f, const td_trend_point_t *pts, size_t n, const ch
 	}
 	fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#444\"/>\n", CHART_LEFT,
 		bottom, CHART_WIDTH - CHART_RIGHT, bottom);
+	for (size_t i = 0; i < n; i++)
+		local |= pts[i].has_local;
+	if (n && local) {
+		/* local drift beside the total: a dashed line under it, and a legend */
+		fputs("<polyline class=\"local\" fill=\"none\" stroke=\"#0969da\" stroke-width=\"2\" "
+		      "stroke-dasharray=\"6 3\" points=\"", f);
+		for (size_t i = 0; i < n; i++) {
+			double x = CHART_LEFT + (n > 1 ? pw * (double)i / (double)(n - 1) : pw / 2);
+			double y = bottom - (double)pts[i].local_distance / (double)max * ph;
+			fprintf(f, "%s%.0f,%.0f", i ? " " : "", x, y);
+		}
+		fputs("\"/>\n", f);
+		for (size_t i = 0; i < n; i++) {
+			double x = CHART_LEFT + (n > 1 ? pw * (double)i / (double)(n - 1) : pw / 2);
+			double y = bottom - (double)pts[i].local_distance / (double)max * ph;
+			fprintf(f, "<g class=\"local-point\" data-value=\"%" PRIu64 "\"><circle cx=\"%.0f\" cy=\"%.0f\" "
+				   "r=\"3\" fill=\"#0969da\"/><title>local: %" PRIu64 "</title></g>\n",
+				pts[i].local_distance, x, y, pts[i].local_distance);
+		}
+		fprintf(f, "<g class=\"legend\"><line x1=\"%.0f\" y1=\"40\" x2=\"%.0f\" y2=\"40\" stroke=\"#cf222e\" "
+			   "stroke-width=\"2\"/><text x=\"%.0f\" y=\"44\">total distance</text><line x1=\"%.0f\" "
+			   "y1=\"56\" x2=\"%.0f\" y2=\"56\" stroke=\"#0969da\" stroke-width=\"2\" "
+			   "stroke-dasharray=\"6 3\"/><text x=\"%.0f\" y=\"60\">local distance</text></g>\n",
+			CHART_WIDTH - CHART_RIGHT - 150, CHART_WIDTH - CHART_RIGHT - 126, CHART_WIDTH - CHART_RIGHT - 120,
+			CHART_WIDTH - CHART_RIGHT - 150, CHART_WIDTH - CHART_RIGHT - 126, CHART_WIDTH - CHART_RIGHT - 120);
+	}
 	if (n) {
 		fputs("<polyline class=\"trend\" fill=\"none\" stroke=\"#cf222e\" stroke-width=\"2\" points=\"", f);
 		for (size_t i = 0; i < n; i++) {

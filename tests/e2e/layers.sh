@@ -6,13 +6,13 @@
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$SRC"
-stages="base digest source scan store load match classify kernel patch analysis report"
+stages="base digest source scan store load match classify kernel patch provenance analysis report"
 # The stage that implements each public header.
 declare -A public=(
 	[common]=base [glob]=base [json]=base [text]=base [tree]=base [tlsh]=digest [digest]=digest [source]=source
 	[scan]=scan [store]=store [load]=load [compare]=match [origin]=match [base]=match [lines]=match
 	[policy]=classify [maintainers]=classify [arch]=kernel [kconfig]=kernel [kbuild]=kernel
-	[patch]=patch [annotate]=analysis [rollup]=analysis [trend]=analysis [analysis]=analysis
+	[patch]=patch [history]=provenance [upstream]=provenance [provenance]=provenance [annotate]=analysis [rollup]=analysis [trend]=analysis [analysis]=analysis
 	[report]=report [treedrift]=report
 )
 rank() { # stage: its place in the pipeline

@@ -1,6 +1,7 @@
 /* libFuzzer target: a patch's text (mail or DEP-3 headers, then a diff in
  * git or traditional form) must parse or fail cleanly, whatever the bytes,
- * with -p0 and -p1; the origin parser must take any text. */
+ * with -p0 and -p1; the origin parser must take any text, and so must the
+ * parser of Fixes:, Cc: stable and CVE tags. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,6 +26,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* a diff comes back NUL-terminated */
 		free(diff);
 		td_patch_release(&p);
+	}
+	{
+		td_commit_tags_t t;
+		if (!td_commit_tags_parse(&t, (const char *)data, size)) {
+			for (size_t i = 0; i < t.ncves; i++)
+				if (strncmp(t.cves[i], "CVE-", 4))
+					abort(); /* a CVE id is one */
+			td_commit_tags_release(&t);
+		}
 	}
 	return 0;
 }

@@ -1,0 +1,968 @@
+/* Vendor patches matched to upstream commits, and the upstream fixes a
+ * target lacks (treedrift/upstream.h).
+ *
+ * Cherry-picks are found as git cherry finds them, cheaply: only upstream
+ * commits that touch exactly the patch's paths can have its patch id, so
+ * only theirs are computed. Backports: the upstream commits that touched
+ * the patch's files (the history's path index) are scored by the share of
+ * the patch's normalised lines they changed the same way (a multiset
+ * intersection). Fixes: each commit's lines per file against the base's
+ * and the target's content, both read once per file and kept as sorted
+ * line hashes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "patch_impl.h"
+#include "treedrift/upstream.h"
+
+/* A file larger than this is not read for its lines (a limit). */
+#define FILE_MAX_BYTES (64u * 1024 * 1024)
+
+const char *td_upstream_kind_name(td_upstream_kind_t k)
+{
+	switch (k) {
+	case TD_UPSTREAM_CHERRY_PICK: return "cherry-pick";
+	case TD_UPSTREAM_BACKPORT: return "backport (modified)";
+	default: return "local";
+	}
+}
+
+const char *td_claim_name(td_claim_t c)
+{
+	switch (c) {
+	case TD_CLAIM_HOLDS: return "holds";
+	case TD_CLAIM_DIFFERS: return "differs";
+	case TD_CLAIM_NOT_FOUND: return "not in history";
+	default: return "none";
+	}
+}
+
+const char *td_fix_status_name(td_fix_status_t s)
+{
+	static const char *const names[] = { "missing", "partial", "not applicable", "applied" };
+	return (unsigned)s < 4 ? names[s] : "missing";
+}
+
+void td_upstream_opts_init(td_upstream_opts_t *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+void td_upstream_free(td_upstream_t *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < u->npatches; i++) {
+		free(u->patches[i].subject);
+		td_commit_tags_release(&u->patches[i].tags);
+	}
+	free(u->patches);
+	for (size_t i = 0; i < u->nfixes; i++) {
+		td_upstream_fix_t *f = &u->fixes[i];
+		free(f->subject);
+		for (size_t k = 0; k < f->nfiles; k++)
+			free(f->files[k]);
+		free(f->files);
+		free(f->patch);
+		td_commit_tags_release(&f->tags);
+	}
+	free(u->fixes);
+	free(u);
+}
+
+static const char *git_msg(void)
+{
+	const git_error *e = git_error_last();
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+/* The lines of one changed file, base and target, as sorted hashes. */
+typedef struct content {
+	int state;               /* 0 not read, 1 read, -1 unreadable */
+	uint64_t *base, *target;
+	size_t nbase, ntarget;
+} content_t;
+
+typedef struct engine {
+	const td_history_t *h;
+	const td_result_t *r;
+	const td_patch_set_t *set;
+	const td_upstream_opts_t *opts;
+	td_error_t *err;
+	git_repository *repo;
+	git_tree *base_tree;
+	td_source_t *target_src;
+	int target_tried;
+	unsigned char (*pids)[TD_PATCHID_BYTES]; /* upstream patch ids, computed on demand */
+	char *pid_state;         /* 0 not computed, 1 computed, -1 failed */
+	uint64_t *keys;          /* per commit: hash of its path set */
+	size_t *by_key;          /* commit indices sorted by key */
+	content_t *contents;     /* per change of the result */
+	long *taken_by;          /* per commit: the patch that took it, or -1 */
+	td_upstream_t *u;
+} engine_t;
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* --- path sets ------------------------------------------------------------ */
+
+static uint64_t paths_key(char *const *paths, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		for (const char *s = paths[i];; s++) {
+			h ^= (unsigned char)*s;
+			h *= 0x100000001b3ull;
+			if (!*s)
+				break;
+		}
+	return h;
+}
+
+/* A commit's path-set key, sorted by key then history order. */
+typedef struct keyed {
+	uint64_t key;
+	size_t commit;
+} keyed_t;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+	const keyed_t *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->commit < y->commit ? -1 : x->commit > y->commit;
+}
+
+static int index_paths(engine_t *e)
+{
+	const td_history_t *h = e->h;
+	keyed_t *v = td_malloc_array(h->count ? h->count : 1, sizeof(*v));
+
+	if (!v || !(e->keys = td_malloc_array(h->count ? h->count : 1, sizeof(*e->keys))) ||
+	    !(e->by_key = td_malloc_array(h->count ? h->count : 1, sizeof(*e->by_key)))) {
+		free(v);
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < h->count; i++) {
+		v[i].key = e->keys[i] = paths_key(h->commits[i].paths, h->commits[i].npaths);
+		v[i].commit = i;
+	}
+	if (h->count > 1)
+		qsort(v, h->count, sizeof(*v), keyed_cmp);
+	for (size_t i = 0; i < h->count; i++)
+		e->by_key[i] = v[i].commit;
+	free(v);
+	return TD_OK;
+}
+
+/* The upstream patch id of commit i. */
+static int upstream_pid(engine_t *e, size_t i, const unsigned char **out)
+{
+	const td_history_commit_t *c = &e->h->commits[i];
+	git_oid id;
+
+	*out = NULL;
+	if (!e->pid_state[i]) {
+		e->pid_state[i] = -1;
+		if (!git_oid_fromstr(&id, c->id) &&
+		    !td_patchid_commit(e->pids[i], e->repo, &id, c->paths, c->npaths))
+			e->pid_state[i] = 1;
+	}
+	if (e->pid_state[i] == 1)
+		*out = e->pids[i];
+	return TD_OK;
+}
+
+/* --- shares ---------------------------------------------------------------- */
+
+/* Size of the multiset intersection of a[0..na) and b[0..nb) (b sorted
+ * here, in scratch). */
+static size_t common_count(const uint64_t *a_sorted, size_t na, const uint64_t *b, size_t nb, uint64_t *scratch)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	memcpy(scratch, b, nb * sizeof(*b));
+	qsort(scratch, nb, sizeof(*scratch), u64_cmp);
+	while (i < na && j < nb) {
+		if (a_sorted[i] < scratch[j])
+			i++;
+		else if (a_sorted[i] > scratch[j])
+			j++;
+		else
+			n++, i++, j++;
+	}
+	return n;
+}
+
+/* A patch's lines, sorted per file, for scoring against many commits. */
+typedef struct plines {
+	uint64_t **added, **removed;
+	size_t total;
+	uint64_t *scratch;
+	size_t scratch_cap;
+} plines_t;
+
+static void plines_release(plines_t *pl, size_t nfiles)
+{
+	for (size_t k = 0; pl->added && k < nfiles; k++) {
+		free(pl->added[k]);
+		free(pl->removed[k]);
+	}
+	free(pl->added);
+	free(pl->removed);
+	free(pl->scratch);
+	memset(pl, 0, sizeof(*pl));
+}
+
+static uint64_t *sorted_copy(const uint64_t *v, size_t n)
+{
+	uint64_t *c = td_malloc_array(n ? n : 1, sizeof(*c));
+	if (c && n) {
+		memcpy(c, v, n * sizeof(*v));
+		qsort(c, n, sizeof(*c), u64_cmp);
+	}
+	return c;
+}
+
+static int plines_init(plines_t *pl, const td_patch_t *p)
+{
+	memset(pl, 0, sizeof(*pl));
+	if (!(pl->added = calloc(p->nfiles ? p->nfiles : 1, sizeof(*pl->added))) ||
+	    !(pl->removed = calloc(p->nfiles ? p->nfiles : 1, sizeof(*pl->removed))))
+		return TD_ENOMEM;
+	for (size_t k = 0; k < p->nfiles; k++) {
+		const td_patch_file_t *f = &p->files[k];
+		if (!(pl->added[k] = sorted_copy(f->added_hashes, f->nadded_hashes)) ||
+		    !(pl->removed[k] = sorted_copy(f->removed_hashes, f->nremoved_hashes)))
+			return TD_ENOMEM;
+		pl->total += f->nadded_hashes + f->nremoved_hashes;
+	}
+	return TD_OK;
+}
+
+static const td_history_file_t *commit_file(const td_history_commit_t *c, const char *path)
+{
+	size_t lo = 0, hi = c->nfiles;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(c->files[mid].path, path);
+		if (!cmp)
+			return &c->files[mid];
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The share of p's lines that commit c changed the same way. */
+static int share_in(plines_t *pl, const td_patch_t *p, const td_history_commit_t *c, double *out)
+{
+	size_t found = 0;
+
+	*out = 0;
+	if (!pl->total)
+		return TD_OK;
+	for (size_t k = 0; k < p->nfiles; k++) {
+		const td_history_file_t *cf = commit_file(c, p->files[k].path);
+		size_t need;
+		void *s = pl->scratch;
+		if (!cf)
+			continue;
+		need = cf->nadded > cf->nremoved ? cf->nadded : cf->nremoved;
+		if (td_grow(&s, &pl->scratch_cap, need ? need : 1, sizeof(uint64_t)))
+			return TD_ENOMEM;
+		pl->scratch = s;
+		found += common_count(pl->added[k], p->files[k].nadded_hashes, cf->added, cf->nadded, pl->scratch);
+		found += common_count(pl->removed[k], p->files[k].nremoved_hashes, cf->removed, cf->nremoved,
+				      pl->scratch);
+	}
+	*out = (double)found / (double)pl->total;
+	return TD_OK;
+}
+
+/* --- patches ---------------------------------------------------------------- */
+
+static int hex_to_bytes(unsigned char out[TD_PATCHID_BYTES], const char *hex)
+{
+	git_oid id;
+
+	if (!hex || strlen(hex) != GIT_OID_HEXSZ || git_oid_fromstr(&id, hex))
+		return -1;
+	memcpy(out, id.id, TD_PATCHID_BYTES);
+	return 0;
+}
+
+/* The commit whose id starts with hex (7 or more digits), or -1. */
+static long find_commit(const td_history_t *h, const char *hex)
+{
+	size_t n = strlen(hex);
+
+	if (n == GIT_OID_HEXSZ)
+		return td_history_commit_index(h, hex);
+	if (n < 7 || n > GIT_OID_HEXSZ)
+		return -1;
+	for (size_t i = 0; i < h->count; i++)
+		if (!strncmp(h->commits[i].id, hex, n))
+			return (long)i;
+	return -1;
+}
+
+static int set_match(engine_t *e, td_patch_upstream_t *pu, size_t c, td_upstream_kind_t kind, double share)
+{
+	const td_history_commit_t *hc = &e->h->commits[c];
+	const char *msg = hc->message ? hc->message : hc->subject;
+
+	pu->kind = kind;
+	pu->share = share;
+	memcpy(pu->commit, hc->id, TD_HISTORY_ID_HEX);
+	if (!(pu->subject = td_strndup(hc->subject ? hc->subject : "", hc->subject ? strlen(hc->subject) : 0)) ||
+	    td_commit_tags_parse(&pu->tags, msg, msg ? strlen(msg) : 0))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	pu->fix = pu->tags.nfixes || pu->tags.cc_stable || pu->tags.ncves;
+	return TD_OK;
+}
+
+/* The upstream commit with p's patch id, preferring the declared one. */
+static int find_cherry_pick(engine_t *e, const td_patch_t *p, long claimed, long *out)
+{
+	unsigned char want[TD_PATCHID_BYTES];
+	char **paths = NULL;
+	size_t lo = 0, hi = e->h->count;
+	uint64_t key;
+	int rc = TD_OK;
+
+	*out = -1;
+	if (!p->nfiles || hex_to_bytes(want, p->patch_id))
+		return TD_OK;
+	if (!(paths = td_malloc_array(p->nfiles, sizeof(*paths))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	for (size_t k = 0; k < p->nfiles; k++)
+		paths[k] = p->files[k].path;
+	qsort(paths, p->nfiles, sizeof(*paths), str_cmp);
+	key = paths_key(paths, p->nfiles);
+	free(paths);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->keys[e->by_key[mid]] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t j = lo; j < e->h->count && e->keys[e->by_key[j]] == key; j++) {
+		size_t c = e->by_key[j];
+		const unsigned char *pid;
+		if ((rc = upstream_pid(e, c, &pid)))
+			break;
+		if (!pid || memcmp(pid, want, TD_PATCHID_BYTES))
+			continue;
+		if (*out < 0 || (long)c == claimed)
+			*out = (long)c;
+	}
+	return rc;
+}
+
+/* The commit that changed most of p's lines the same way, among those that
+ * touched its files. */
+static int find_backport(engine_t *e, const td_patch_t *p, plines_t *pl, long *best, double *best_share)
+{
+	size_t *cands = NULL, n = 0, cap = 0;
+	int rc = TD_OK;
+
+	*best = -1;
+	*best_share = 0;
+	if (!pl->total)
+		return TD_OK;
+	for (size_t k = 0; k < p->nfiles; k++) {
+		const td_history_touch_t *t;
+		size_t nt;
+		if (!p->files[k].nadded_hashes && !p->files[k].nremoved_hashes)
+			continue;
+		td_history_find(&t, &nt, e->h, p->files[k].path);
+		for (size_t j = 0; j < nt; j++) {
+			void *g = cands;
+			if (td_grow(&g, &cap, n + 1, sizeof(*cands))) {
+				free(cands);
+				return td_error_set(e->err, TD_ENOMEM, "out of memory");
+			}
+			cands = g;
+			cands[n++] = t[j].commit;
+		}
+	}
+	if (n > 1) {
+		size_t w = 1;
+		qsort(cands, n, sizeof(*cands), size_cmp);
+		for (size_t j = 1; j < n; j++)
+			if (cands[j] != cands[w - 1])
+				cands[w++] = cands[j];
+		n = w;
+	}
+	for (size_t j = 0; j < n; j++) {
+		double s;
+		if ((rc = share_in(pl, p, &e->h->commits[cands[j]], &s))) {
+			rc = td_error_set(e->err, rc, "out of memory");
+			break;
+		}
+		if (s > *best_share) {
+			*best_share = s;
+			*best = (long)cands[j];
+		}
+	}
+	free(cands);
+	return rc;
+}
+
+static int match_patches(engine_t *e)
+{
+	td_upstream_t *u = e->u;
+	int rc = TD_OK;
+
+	if (!e->set || !e->set->count)
+		return TD_OK;
+	if (!(u->patches = calloc(e->set->count, sizeof(*u->patches))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	u->npatches = e->set->count;
+	for (size_t i = 0; i < e->set->count && !rc; i++) {
+		const td_patch_t *p = &e->set->patches[i];
+		td_patch_upstream_t *pu = &u->patches[i];
+		long claimed = -1, cp = -1, bp = -1;
+		double share = 0;
+		plines_t pl;
+
+		if (p->origin.commit) {
+			u->claims++;
+			claimed = find_commit(e->h, p->origin.commit);
+			pu->claim = claimed < 0 ? TD_CLAIM_NOT_FOUND : TD_CLAIM_DIFFERS;
+			if (claimed >= 0)
+				memcpy(pu->claim_commit, e->h->commits[claimed].id, TD_HISTORY_ID_HEX);
+		}
+		if (plines_init(&pl, p)) {
+			plines_release(&pl, p->nfiles);
+			return td_error_set(e->err, TD_ENOMEM, "out of memory");
+		}
+		if ((rc = find_cherry_pick(e, p, claimed, &cp)))
+			goto next;
+		if (cp >= 0) {
+			rc = set_match(e, pu, (size_t)cp, TD_UPSTREAM_CHERRY_PICK, 1.0);
+			u->cherry_picks++;
+		} else {
+			if ((rc = find_backport(e, p, &pl, &bp, &share)))
+				goto next;
+			/* the declared commit wins a tie */
+			if (claimed >= 0 && bp != claimed) {
+				double cs;
+				if ((rc = share_in(&pl, p, &e->h->commits[claimed], &cs))) {
+					rc = td_error_set(e->err, rc, "out of memory");
+					goto next;
+				}
+				if (cs >= share && cs > TD_UPSTREAM_BACKPORT_SHARE) {
+					bp = claimed;
+					share = cs;
+				}
+			}
+			if (bp >= 0 && share > TD_UPSTREAM_BACKPORT_SHARE) {
+				rc = set_match(e, pu, (size_t)bp, TD_UPSTREAM_BACKPORT, share);
+				u->backports++;
+			}
+		}
+		if (!rc && claimed >= 0) {
+			if (pu->kind != TD_UPSTREAM_NONE && !strcmp(pu->commit, e->h->commits[claimed].id)) {
+				pu->claim = TD_CLAIM_HOLDS;
+				pu->claim_share = pu->share;
+			} else if ((rc = share_in(&pl, p, &e->h->commits[claimed], &pu->claim_share))) {
+				rc = td_error_set(e->err, rc, "out of memory");
+			}
+		}
+		if (pu->claim == TD_CLAIM_HOLDS)
+			u->claims_hold++;
+		if (!rc && pu->kind != TD_UPSTREAM_NONE) {
+			long c = td_history_commit_index(e->h, pu->commit);
+			if (c >= 0 && e->taken_by[c] < 0)
+				e->taken_by[c] = (long)i;
+		}
+next:
+		plines_release(&pl, p->nfiles);
+	}
+	return rc;
+}
+
+/* --- content ---------------------------------------------------------------- */
+
+typedef struct buf {
+	char *p;
+	size_t len, cap;
+} buf_t;
+
+static int buf_sink(void *ctx, const void *data, size_t len)
+{
+	buf_t *b = ctx;
+	void *p = b->p;
+
+	if (b->len + len > FILE_MAX_BYTES || td_grow(&p, &b->cap, b->len + len + 1, 1))
+		return 1;
+	b->p = p;
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+	return 0;
+}
+
+/* The sorted hashes of the non-trivial lines of text[0..len); none for a
+ * binary text (a NUL in its first 8000 bytes, as git decides). */
+static int hash_lines(uint64_t **out, size_t *n, const char *text, size_t len)
+{
+	size_t cap = 0, pos = 0;
+	uint64_t *v = NULL;
+
+	*out = NULL;
+	*n = 0;
+	if (memchr(text, '\0', len < 8000 ? len : 8000))
+		return TD_OK;
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		int trivial;
+		uint64_t h = td_line_hash(text + pos, end - pos, &trivial);
+		if (!trivial) {
+			void *g = v;
+			if (td_grow(&g, &cap, *n + 1, sizeof(*v))) {
+				free(v);
+				*n = 0;
+				return TD_ENOMEM;
+			}
+			v = g;
+			v[(*n)++] = h;
+		}
+		pos = end + 1;
+	}
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), u64_cmp);
+	*out = v;
+	return TD_OK;
+}
+
+/* The target's content of f: 0 with b filled, 1 when it cannot be read. */
+static int read_target(engine_t *e, const td_file_t *f, buf_t *b)
+{
+	td_error_t ignored;
+	const char *skip = NULL;
+
+	if (!e->target_tried) {
+		e->target_tried = 1;
+		if (e->opts->target_spec &&
+		    td_source_open(&e->target_src, e->opts->target_spec, e->opts->source, &ignored))
+			e->target_src = NULL;
+	}
+	if (!e->target_src || f->type != TD_ENTRY_FILE)
+		return 1;
+	if (!strcmp(td_source_kind(e->target_src), "dir")) {
+		char path[8192];
+		FILE *fp;
+		char chunk[65536];
+		size_t got;
+		int bad = 0;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", td_source_root(e->target_src), f->path) >=
+			    sizeof(path) ||
+		    !(fp = fopen(path, "rb")))
+			return 1;
+		while (!bad && (got = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+			bad = buf_sink(b, chunk, got);
+		bad |= ferror(fp);
+		fclose(fp);
+		return bad ? 1 : 0;
+	}
+	if (!strcmp(td_source_kind(e->target_src), "git") && f->has_gitoid)
+		return td_source_read(e->target_src, f, buf_sink, b, &skip, &ignored) ? 1 : 0;
+	return 1;
+}
+
+static int read_base(engine_t *e, const char *path, buf_t *b)
+{
+	git_tree_entry *te = NULL;
+	git_blob *blob = NULL;
+	int rc = 1;
+
+	if (!e->base_tree || git_tree_entry_bypath(&te, e->base_tree, path))
+		return 1;
+	if (git_tree_entry_type(te) == GIT_OBJECT_BLOB && !git_blob_lookup(&blob, e->repo, git_tree_entry_id(te)) &&
+	    git_blob_rawsize(blob) <= FILE_MAX_BYTES &&
+	    !buf_sink(b, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob)))
+		rc = 0;
+	git_blob_free(blob);
+	git_tree_entry_free(te);
+	return rc;
+}
+
+/* Read change ci's base and target lines once. */
+static int load_content(engine_t *e, size_t ci, content_t **out)
+{
+	content_t *c = &e->contents[ci];
+	const td_change_t *ch = &e->r->changes[ci];
+	buf_t b = { NULL, 0, 0 };
+	int rc = TD_OK;
+
+	*out = c;
+	if (c->state)
+		return TD_OK;
+	c->state = -1;
+	if (ch->upstream) {
+		const td_file_t *f = ch->upstream;
+		if (!read_base(e, f->path, &b) && (rc = hash_lines(&c->base, &c->nbase, b.p ? b.p : "", b.len)))
+			goto out;
+		free(b.p);
+		memset(&b, 0, sizeof(b));
+	}
+	if (read_target(e, ch->target, &b))
+		goto out;
+	if ((rc = hash_lines(&c->target, &c->ntarget, b.p ? b.p : "", b.len)))
+		goto out;
+	c->state = 1;
+out:
+	free(b.p);
+	return rc ? td_error_set(e->err, rc, "out of memory") : TD_OK;
+}
+
+static size_t count_of(const uint64_t *v, size_t n, uint64_t h)
+{
+	size_t lo = 0, hi = n, first;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] <= h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - first;
+}
+
+/* How many of file cf's deciding lines the target has: for each line, its
+ * net count in the commit (added minus removed) against how much more (or
+ * less) often the target has it than the base. */
+static int judge_file(const td_history_file_t *cf, const content_t *c, uint64_t *need, uint64_t *have)
+{
+	uint64_t *a = sorted_copy(cf->added, cf->nadded), *r = sorted_copy(cf->removed, cf->nremoved);
+	size_t i = 0, j = 0;
+
+	if (!a || !r) {
+		free(a);
+		free(r);
+		return TD_ENOMEM;
+	}
+	while (i < cf->nadded || j < cf->nremoved) {
+		uint64_t h = i < cf->nadded && (j >= cf->nremoved || a[i] <= r[j]) ? a[i] : r[j];
+		long d = 0, b, t;
+		while (i < cf->nadded && a[i] == h)
+			d++, i++;
+		while (j < cf->nremoved && r[j] == h)
+			d--, j++;
+		if (!d)
+			continue;
+		b = (long)count_of(c->base, c->nbase, h);
+		t = (long)count_of(c->target, c->ntarget, h);
+		if (d > 0) {
+			*need += (uint64_t)d;
+			*have += (uint64_t)(t - b <= 0 ? 0 : t - b >= d ? d : t - b);
+		} else {
+			*need += (uint64_t)-d;
+			*have += (uint64_t)(b - t <= 0 ? 0 : b - t >= -d ? -d : b - t);
+		}
+	}
+	free(a);
+	free(r);
+	return TD_OK;
+}
+
+static long change_index(const td_result_t *r, const char *path)
+{
+	size_t lo = 0, hi = r->count, len = strlen(path);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const td_file_t *f = r->changes[mid].target ? r->changes[mid].target : r->changes[mid].upstream;
+		int c = td_path_cmp(f->path, f->path_len, path, len);
+		if (!c)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static int add_path(char ***v, size_t *n, const char *s)
+{
+	char **g = td_realloc_array(*v, *n + 1, sizeof(**v));
+	if (!g)
+		return TD_ENOMEM;
+	*v = g;
+	if (!(g[*n] = td_strndup(s, strlen(s))))
+		return TD_ENOMEM;
+	(*n)++;
+	return TD_OK;
+}
+
+/* The status of commit i; *listed 0 when it touches nothing of base or target. */
+static int judge_commit(engine_t *e, size_t i, td_upstream_fix_t *fx, int *listed)
+{
+	const td_history_commit_t *c = &e->h->commits[i];
+	uint64_t need = 0, have = 0;
+	size_t applicable = 0, removed = 0, unbuilt = 0;
+	int rc;
+
+	*listed = 0;
+	fx->built = e->opts->config ? 0 : -1;
+	for (size_t k = 0; k < c->npaths; k++) {
+		long ci = change_index(e->r, c->paths[k]);
+		const td_change_t *ch;
+		if (ci < 0)
+			continue;
+		ch = &e->r->changes[ci];
+		if (add_path(&fx->files, &fx->nfiles, c->paths[k]))
+			return td_error_set(e->err, TD_ENOMEM, "out of memory");
+		if (!ch->target) {
+			removed++;
+			continue;
+		}
+		if (e->opts->config && ch->built == TD_BUILT_NO) {
+			unbuilt++;
+			continue;
+		}
+		applicable++;
+		if (e->opts->config && ch->built == TD_BUILT_YES)
+			fx->built = 1;
+		{
+			const td_history_file_t *cf = commit_file(c, c->paths[k]);
+			content_t *ct;
+			if (!cf || cf->binary)
+				continue;
+			if (ch->status == TD_STATUS_IDENTICAL) {
+				/* the base's content: none of the range's changes */
+				need += cf->nadded + cf->nremoved;
+				continue;
+			}
+			if ((rc = load_content(e, (size_t)ci, &ct)))
+				return rc;
+			if (ct->state != 1)
+				continue;
+			if (judge_file(cf, ct, &need, &have))
+				return td_error_set(e->err, TD_ENOMEM, "out of memory");
+		}
+	}
+	if (!fx->nfiles)
+		return TD_OK;
+	*listed = 1;
+	fx->lines = need;
+	fx->lines_in_target = have;
+	if (e->taken_by[i] >= 0) {
+		const td_patch_t *p = &e->set->patches[e->taken_by[i]];
+		fx->status = TD_FIX_APPLIED;
+		fx->why = e->u->patches[e->taken_by[i]].kind == TD_UPSTREAM_CHERRY_PICK ? "cherry-pick" : "backport";
+		if (!(fx->patch = td_strndup(p->id, strlen(p->id))))
+			return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	} else if (!applicable) {
+		fx->status = TD_FIX_NOT_APPLICABLE;
+		fx->why = removed ? "file removed" : "not built";
+	} else {
+		fx->status = need && have == need ? TD_FIX_APPLIED : have ? TD_FIX_PARTIAL : TD_FIX_MISSING;
+		fx->why = "content";
+	}
+	return TD_OK;
+}
+
+static int fix_cmp(const void *pa, const void *pb)
+{
+	const td_upstream_fix_t *a = pa, *b = pb;
+	int ga = a->status >= TD_FIX_NOT_APPLICABLE, gb = b->status >= TD_FIX_NOT_APPLICABLE;
+
+	if (ga != gb)
+		return ga - gb;
+	if (a->built != b->built)
+		return b->built - a->built;
+	if (a->fix != b->fix)
+		return b->fix - a->fix;
+	return (int)a->status - (int)b->status;
+}
+
+/* qsort is not stable: history order is kept by sorting (entry, index). */
+typedef struct fix_ix {
+	td_upstream_fix_t f;
+	size_t i;
+} fix_ix_t;
+
+static int fix_ix_cmp(const void *pa, const void *pb)
+{
+	const fix_ix_t *a = pa, *b = pb;
+	int c = fix_cmp(&a->f, &b->f);
+	return c ? c : a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int judge_fixes(engine_t *e)
+{
+	td_upstream_t *u = e->u;
+	fix_ix_t *v = NULL;
+	size_t n = 0;
+	int rc = TD_OK;
+
+	if (!(v = calloc(e->h->count ? e->h->count : 1, sizeof(*v))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	for (size_t i = 0; i < e->h->count; i++) {
+		const td_history_commit_t *c = &e->h->commits[i];
+		td_upstream_fix_t *fx = &v[n].f;
+		const char *msg = c->message ? c->message : c->subject;
+		int listed;
+		if ((rc = judge_commit(e, i, fx, &listed)))
+			goto out;
+		if (!listed) {
+			for (size_t k = 0; k < fx->nfiles; k++)
+				free(fx->files[k]);
+			free(fx->files);
+			memset(fx, 0, sizeof(*fx));
+			continue;
+		}
+		memcpy(fx->id, c->id, TD_HISTORY_ID_HEX);
+		v[n].i = i;
+		n++;
+		if (!(fx->subject = td_strndup(c->subject ? c->subject : "", c->subject ? strlen(c->subject) : 0)) ||
+		    td_commit_tags_parse(&fx->tags, msg, msg ? strlen(msg) : 0)) {
+			rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
+			goto out;
+		}
+		fx->fix = fx->tags.nfixes || fx->tags.cc_stable || fx->tags.ncves;
+		u->status_count[fx->status]++;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), fix_ix_cmp);
+	if (!(u->fixes = calloc(n ? n : 1, sizeof(*u->fixes)))) {
+		rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++)
+		u->fixes[k] = v[k].f;
+	u->nfixes = n;
+	n = 0;
+out:
+	for (size_t k = 0; k < n; k++) {
+		td_upstream_fix_t *fx = &v[k].f;
+		free(fx->subject);
+		for (size_t j = 0; j < fx->nfiles; j++)
+			free(fx->files[j]);
+		free(fx->files);
+		free(fx->patch);
+		td_commit_tags_release(&fx->tags);
+	}
+	if (rc && n < e->h->count) {
+		/* the entry being filled when it failed */
+		td_upstream_fix_t *fx = &v[n].f;
+		free(fx->subject);
+		for (size_t j = 0; j < fx->nfiles; j++)
+			free(fx->files[j]);
+		free(fx->files);
+		free(fx->patch);
+		td_commit_tags_release(&fx->tags);
+	}
+	free(v);
+	return rc;
+}
+
+/* --- the run ------------------------------------------------------------------ */
+
+static void engine_release(engine_t *e)
+{
+	if (e->contents)
+		for (size_t i = 0; i < e->r->count; i++) {
+			free(e->contents[i].base);
+			free(e->contents[i].target);
+		}
+	free(e->contents);
+	free(e->keys);
+	free(e->by_key);
+	free(e->pids);
+	free(e->pid_state);
+	free(e->taken_by);
+	td_source_free(e->target_src);
+	git_tree_free(e->base_tree);
+	git_repository_free(e->repo);
+}
+
+int td_upstream_analyze(td_upstream_t **out, const td_history_t *h, const td_result_t *result,
+			const td_patch_set_t *set, const td_upstream_opts_t *opts, td_error_t *err)
+{
+	td_upstream_opts_t defaults;
+	engine_t e;
+	git_oid base;
+	git_commit *bc = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!h || !result)
+		return td_error_set(err, TD_EINVAL, "td_upstream_analyze needs a history and a result");
+	if (!opts) {
+		td_upstream_opts_init(&defaults);
+		opts = &defaults;
+	}
+	memset(&e, 0, sizeof(e));
+	e.h = h;
+	e.r = result;
+	e.set = set;
+	e.opts = opts;
+	e.err = err;
+	if (git_libgit2_init() < 0)
+		return td_error_set(err, TD_EGIT, "unable to initialise libgit2: %s", git_msg());
+	if (git_repository_open_ext(&e.repo, h->repo, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) ||
+	    git_oid_fromstr(&base, h->base) || git_commit_lookup(&bc, e.repo, &base) ||
+	    git_commit_tree(&e.base_tree, bc)) {
+		rc = td_error_set(err, TD_EGIT, "unable to read the base '%s' of '%s': %s", h->base, h->repo,
+				  git_msg());
+		goto out;
+	}
+	if (!(e.u = calloc(1, sizeof(*e.u))) ||
+	    !(e.pids = calloc(h->count ? h->count : 1, sizeof(*e.pids))) ||
+	    !(e.pid_state = calloc(h->count ? h->count : 1, 1)) ||
+	    !(e.taken_by = td_malloc_array(h->count ? h->count : 1, sizeof(*e.taken_by))) ||
+	    !(e.contents = calloc(result->count ? result->count : 1, sizeof(*e.contents)))) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < h->count; i++)
+		e.taken_by[i] = -1;
+	if ((rc = index_paths(&e)) || (rc = match_patches(&e)) || (rc = judge_fixes(&e)))
+		goto out;
+	*out = e.u;
+	e.u = NULL;
+out:
+	git_commit_free(bc);
+	td_upstream_free(e.u);
+	engine_release(&e);
+	git_libgit2_shutdown();
+	return rc;
+}

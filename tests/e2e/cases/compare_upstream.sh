@@ -1,0 +1,45 @@
+# compare --patches with --history: each patch matched to the upstream
+# commits (cherry-pick, modified backport, local; declared origins checked,
+# two wrong ones caught) and each upstream commit's status in the target
+# (applied, partial, missing, not applicable), on the repository
+# tests/data/upstream/make_repo.sh builds; then --config (e.c not built),
+# a directory target without history, JSON against the schema, Markdown,
+# HTML and CycloneDX.
+sh "$SRC/tests/data/upstream/make_repo.sh" .
+s=0; "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip |
+	sed -n '/^Patches: /,$p' || s=$?
+echo "exit $s"
+echo "--- --config: e.c is not built"
+"$TD" compare git:r@base git:r@vendor --history git:r@tip --arch x86 --config e.config | sed -n '/^Missing upstream/,$p'
+echo "--- a directory target, no patches: from the content alone"
+mkdir tgt && git -C r archive vendor | tar -x -C tgt
+"$TD" compare git:r@base tgt --history git:r@tip | sed -n '/^Missing upstream/,$p'
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format json > out.json || true
+python3 - "$SRC/doc/treedrift-compare.schema.json" <<'PY'
+import json, sys
+doc = json.load(open("out.json"))
+try:
+    import jsonschema
+    jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc)
+except ImportError:
+    pass
+print("schema ok")
+print(doc["upstream_summary"])
+for p in doc["patches"]:
+    u = p["upstream"]
+    c = u["claim"]
+    print(p["subject"], "|", u["match"], u["commit"] and u["commit"][:12], u["share"], u["fix"],
+          c and (c["status"], c["share"]))
+for x in doc["missing_fixes"]:
+    print(x["subject"], "|", x["status"], x["reason"], x["patch"] and x["patch"][:12], x["fix"], x["tags"],
+          x["lines_in_target"], "of", x["lines"], x["files"])
+PY
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format markdown |
+	grep -o 'verified: [^|]*' || true
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format html |
+	grep -c '<tr><td>\(missing\|partial\)</td>' || true
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format cyclonedx > out.cdx.json || true
+python3 "$SRC/tests/e2e/cyclonedx_validate.py" "$SRC/doc/schema/cyclonedx" out.cdx.json && echo "cyclonedx valid"
+python3 -c 'import json
+for p in json.load(open("out.cdx.json"))["metadata"]["component"]["pedigree"]["patches"]:
+    print(p["type"], [(r["type"], r["id"][:12]) for r in p["resolves"]])'

@@ -1,0 +1,137 @@
+/* Line provenance on generated trees: each upstream line change is used
+ * once, whitespace is ignored as git patch-id ignores it, trivial lines
+ * follow their hunk's deciding line (or are local alone), upstream
+ * removals count, and a target that is the base plus upstream changes has
+ * local distance 0. Checked through td_analyze, as the CLI runs it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "shell_fixture.h"
+#include "treedrift/analysis.h"
+
+static char dir[4096];
+
+#define GIT "git -c user.name=T -c user.email=t@example.org -c commit.gpgsign=false "
+
+/* ins N TEXT FILE: TEXT (awk escapes: \t, \n) after line N of FILE. */
+#define INS "ins() { awk -v n=$1 -v t=\"$2\" 'NR == n { print; print t; next } 1' $3 > $3.t && mv $3.t $3; }; "
+
+static int make(void)
+{
+	/* f.c: 40 distinct lines; upstream adds "x++;" once, an indented line, a
+	 * function with braces, and removes line 30 */
+	return sh(fmt("cd %s && mkdir up && cd up && git init -q -b main . && " INS
+		      "awk 'BEGIN { for (i = 1; i <= 40; i++) printf \"int f_%%d(void) { return %%d * 3; }\\n\", i, i }' > f.c && "
+		      "cp f.c g.c && git add . && " GIT "commit -qm base && git tag base && "
+		      "ins 5 'x++;' f.c && " GIT "commit -qam one && "
+		      "ins 15 '\\tint y = 2;' f.c && " GIT "commit -qam two && "
+		      "ins 25 'static int h(void)\\n{\\n\\treturn 7;\\n}' f.c && " GIT "commit -qam three && "
+		      "sed -i '/^int f_30(/d' f.c && " GIT "commit -qam four && git tag tip", dir)) ||
+	       /* the vendor: base, "x++;" twice, the indented line re-indented, the
+		* function, f_30 removed; in g.c a line blanked and a lone blank line */
+	       sh(fmt("cd %s && mkdir vendor && git -C up archive base | tar -x -C vendor && cd vendor && " INS
+		      "ins 5 'x++;' f.c && ins 8 'x++;' f.c && ins 16 '   int   y=2;' f.c && "
+		      "ins 27 'static int h(void)\\n{\\n\\treturn 7;\\n}' f.c && sed -i '/^int f_30(/d' f.c && "
+		      "sed -i '10s/.*//' g.c && ins 30 '' g.c", dir)) ||
+	       sh(fmt("cd %s && mkdir exact && git -C up archive tip | tar -x -C exact", dir));
+}
+
+static const td_file_provenance_t *find(const td_analysis_t *a, const char *path)
+{
+	for (size_t i = 0; i < a->result->count; i++)
+		if (!strcmp(a->result->changes[i].target ? a->result->changes[i].target->path : "", path))
+			return td_provenance_find(a->provenance, i);
+	return NULL;
+}
+
+static td_analysis_t *run(const char *target)
+{
+	td_analysis_opts_t o;
+	td_analysis_t *a = NULL;
+	td_error_t err = { 0 };
+	char up[4200], tg[4200], hist[4200];
+
+	td_analysis_opts_init(&o);
+	snprintf(up, sizeof(up), "git:%s/up@base", dir);
+	snprintf(tg, sizeof(tg), "%s/%s", dir, target);
+	snprintf(hist, sizeof(hist), "git:%s/up@tip", dir);
+	o.upstream = up;
+	o.target = tg;
+	o.history = hist;
+	o.lines = 1;
+	if (td_analyze(&a, &o, &err))
+		fprintf(stderr, "%s\n", err.msg);
+	return a;
+}
+
+static void test_vendor(void)
+{
+	td_analysis_t *a = run("vendor");
+	const td_file_provenance_t *f, *g;
+
+	CHECK(a && a->provenance);
+	if (!a || !a->provenance)
+		return;
+	CHECK_INT(a->provenance->history->count, 4);
+	f = find(a, "f.c");
+	CHECK(f != NULL);
+	if (f) {
+		CHECK_INT(f->state, TD_PROV_DONE);
+		/* x++ once upstream, once local; the re-indented line; the
+		 * function's four lines (its braces follow it) */
+		CHECK_INT(f->added_upstream, 6);
+		CHECK_INT(f->added_local, 1);
+		CHECK_INT(f->removed_upstream, 1);
+		CHECK_INT(f->removed_local, 0);
+		CHECK_INT(f->ncommits, 4);
+		CHECK(f->distance_local > 0);
+		CHECK_INT(f->split_upstream + f->split_local, a->result->changes[f->change].distance);
+	}
+	g = find(a, "g.c");
+	CHECK(g != NULL);
+	if (g) {
+		/* a line blanked: the removal is local and the blank line follows
+		 * it; the lone blank line is local, alone in its hunk */
+		CHECK_INT(g->added_upstream + g->removed_upstream, 0);
+		CHECK_INT(g->added_local, 2);
+		CHECK_INT(g->removed_local, 1);
+		CHECK_INT(g->ncommits, 0);
+	}
+	CHECK_INT(a->provenance->distance_upstream + a->provenance->distance_local,
+		  a->result->totals.total_distance);
+	td_analysis_free(a);
+}
+
+static void test_exact(void)
+{
+	td_analysis_t *a = run("exact");
+	const td_file_provenance_t *f;
+
+	CHECK(a && a->provenance);
+	if (!a || !a->provenance)
+		return;
+	f = find(a, "f.c");
+	CHECK(f != NULL);
+	if (f) {
+		/* the base with the upstream changes is the target */
+		CHECK_INT(f->added_local + f->removed_local, 0);
+		CHECK_INT(f->distance_local, 0);
+		CHECK_INT(f->split_local, 0);
+		CHECK(f->distance_upstream > 0);
+	}
+	CHECK_INT(a->provenance->distance_local, 0);
+	CHECK_INT(a->provenance->files_upstream, 1);
+	td_analysis_free(a);
+}
+
+int main(void)
+{
+	check_tmpdir(dir, sizeof(dir), "provenance");
+	if (make())
+		return 1;
+	test_vendor();
+	test_exact();
+	sh(fmt("rm -rf %s", dir));
+	return check_finish();
+}

@@ -1,0 +1,249 @@
+/* Patches matched to upstream commits and the upstream fixes a target lacks,
+ * on the repository tests/data/upstream/make_repo.sh builds: every outcome
+ * once (cherry-pick, modified backport, local; applied, partial, missing,
+ * not applicable), a wrong cherry-pick claim and one naming a commit that
+ * is nowhere; then the target as a directory (no history) and --config. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "patch_impl.h"
+#include "shell_fixture.h"
+#include "treedrift/compare.h"
+#include "treedrift/history.h"
+#include "treedrift/load.h"
+#include "treedrift/patch.h"
+#include "treedrift/upstream.h"
+
+static char tmp[4096];
+
+static const td_patch_upstream_t *by_subject(const td_patch_set_t *s, const td_upstream_t *u, const char *subj)
+{
+	for (size_t i = 0; i < s->count; i++)
+		if (!strcmp(s->patches[i].subject, subj))
+			return &u->patches[i];
+	fprintf(stderr, "no patch '%s'\n", subj);
+	return NULL;
+}
+
+static const td_upstream_fix_t *fix_of(const td_upstream_t *u, const char *subj)
+{
+	for (size_t i = 0; i < u->nfixes; i++)
+		if (!strcmp(u->fixes[i].subject, subj))
+			return &u->fixes[i];
+	fprintf(stderr, "no fix '%s'\n", subj);
+	return NULL;
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Compare upstream and target, patches from source (may be NULL), the
+ * history, then match; unbuilt (may be NULL) is marked not built. */
+static td_upstream_t *run(const char *upstream, const char *target, const char *source, const char *unbuilt,
+			  td_patch_set_t **set_out, td_history_t **h_out, td_result_t **r_out)
+{
+	td_load_opts_t lo;
+	td_tree_t *u = NULL, *t = NULL;
+	td_result_t *r = NULL;
+	td_patch_opts_t po;
+	td_patch_set_t *s = NULL;
+	td_history_opts_t ho;
+	td_history_t *h = NULL;
+	td_upstream_opts_t uo;
+	td_upstream_t *up = NULL;
+	td_error_t err;
+	const char *paths[64];
+	size_t n = 0;
+
+	td_load_opts_init(&lo);
+	if (td_load_pair(&u, &t, upstream, target, &lo, NULL, &err) || td_compare(&r, u, t, NULL, &err)) {
+		fprintf(stderr, "compare: %s\n", err.msg);
+		exit(1);
+	}
+	td_patch_opts_init(&po);
+	po.base_spec = upstream;
+	po.target_spec = target;
+	if (source && td_patch_analyze(&s, source, r, &po, &err)) {
+		fprintf(stderr, "patches: %s\n", err.msg);
+		exit(1);
+	}
+	for (size_t i = 0; i < r->count && n < 64; i++) {
+		td_change_t *c = &r->changes[i];
+		const td_file_t *f = c->target ? c->target : c->upstream;
+		if (c->status != TD_STATUS_IDENTICAL)
+			paths[n++] = f->path;
+		c->built = unbuilt ? (strcmp(f->path, unbuilt) ? TD_BUILT_YES : TD_BUILT_NO) : TD_BUILT_UNKNOWN;
+	}
+	qsort(paths, n, sizeof(*paths), path_cmp);
+	td_history_opts_init(&ho);
+	ho.paths = paths;
+	ho.npaths = n;
+	if (td_history_load(&h, fmt("git:%s/r@tip", tmp), "base", &ho, &err)) {
+		fprintf(stderr, "history: %s\n", err.msg);
+		exit(1);
+	}
+	td_upstream_opts_init(&uo);
+	uo.target_spec = target;
+	uo.config = unbuilt != NULL;
+	CHECK_INT(td_upstream_analyze(&up, h, r, s, &uo, &err), 0);
+	if (!up) {
+		fprintf(stderr, "upstream: %s\n", err.msg);
+		exit(1);
+	}
+	*set_out = s;
+	*h_out = h;
+	*r_out = r;
+	return up;
+}
+
+static void check_fix(const td_upstream_t *u, const char *subj, td_fix_status_t want, const char *why, int fix)
+{
+	const td_upstream_fix_t *f = fix_of(u, subj);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	if (f->status != want || strcmp(f->why, why) || f->fix != fix)
+		fprintf(stderr, "fix '%s': %s (%s) fix %d\n", subj, td_fix_status_name(f->status), f->why, f->fix);
+	CHECK_INT(f->status, want);
+	CHECK_STR(f->why, why);
+	CHECK_INT(f->fix, fix);
+}
+
+static void free_all(td_upstream_t *u, td_patch_set_t *s, td_history_t *h, td_result_t *r)
+{
+	td_upstream_free(u);
+	td_patch_set_free(s);
+	td_history_free(h);
+	td_result_free(r);
+}
+
+int main(void)
+{
+	td_patch_set_t *s;
+	td_history_t *h;
+	td_result_t *r;
+	td_upstream_t *u;
+	const td_patch_upstream_t *p;
+	const td_upstream_fix_t *f;
+
+	check_tmpdir(tmp, sizeof(tmp), "upstream");
+	if (sh(fmt("sh '%s/upstream/make_repo.sh' '%s' >/dev/null 2>&1", TD_TEST_DATA, tmp)))
+		return 1;
+
+	/* the git range */
+	u = run(fmt("git:%s/r@base", tmp), fmt("git:%s/r@vendor", tmp), fmt("git:%s/r@base..vendor", tmp), NULL,
+		&s, &h, &r);
+	CHECK_INT(u->npatches, 7);
+	/* each patch id is git's */
+	for (size_t i = 0; i < s->count; i++) {
+		char want[64] = "";
+		FILE *pp = popen(fmt("git -C '%s/r' show %s | git patch-id --stable", tmp, s->patches[i].id), "r");
+		if (!pp || !fgets(want, sizeof(want), pp))
+			want[0] = '\0';
+		if (pp)
+			pclose(pp);
+		want[strcspn(want, " \n")] = '\0';
+		CHECK_STR(s->patches[i].patch_id, want);
+	}
+	/* the patch stage hashes lines as the history does */
+	{
+		static const char *const lines[] = { "", "  {", "};", " int x = 1;\n", "\treturn 0;", "a b\tc\r", "());" };
+		for (size_t i = 0; i < sizeof(lines) / sizeof(*lines); i++) {
+			int t1, t2;
+			CHECK(td_patch_line_hash(lines[i], strlen(lines[i]), &t1) == td_line_hash(lines[i], strlen(lines[i]), &t2));
+			CHECK_INT(t1, t2);
+		}
+	}
+	CHECK_INT(u->cherry_picks, 1);
+	CHECK_INT(u->backports, 1);
+	CHECK_INT(u->claims, 4);
+	CHECK_INT(u->claims_hold, 2);
+	if ((p = by_subject(s, u, "a: fix an overflow"))) {
+		CHECK_INT(p->kind, TD_UPSTREAM_CHERRY_PICK);
+		CHECK_INT(p->claim, TD_CLAIM_HOLDS);
+		CHECK_STR(p->subject, "a: fix an overflow");
+		CHECK_INT(p->fix, 1);
+		CHECK_INT(p->tags.nfixes, 1);
+	}
+	if ((p = by_subject(s, u, "b: handle errors"))) {
+		/* 8 lines (4 removed, 4 added), 7 of them upstream's */
+		CHECK_INT(p->kind, TD_UPSTREAM_BACKPORT);
+		CHECK(p->share > 0.87 && p->share < 0.88);
+		CHECK_INT(p->claim, TD_CLAIM_HOLDS);
+		CHECK_INT(p->tags.cc_stable, 1);
+	}
+	if ((p = by_subject(s, u, "c: the vendor tweak"))) {
+		/* 2 of its 8 lines are upstream's: not a backport */
+		CHECK_INT(p->kind, TD_UPSTREAM_NONE);
+		CHECK_INT(p->claim, TD_CLAIM_NONE);
+	}
+	if ((p = by_subject(s, u, "d: a vendor feature"))) {
+		/* the wrong claim: the commit is there, the patch is not it */
+		CHECK_INT(p->kind, TD_UPSTREAM_NONE);
+		CHECK_INT(p->claim, TD_CLAIM_DIFFERS);
+		CHECK(p->claim_commit[0] != '\0');
+		CHECK(p->claim_share == 0);
+	}
+	if ((p = by_subject(s, u, "f: a vendor knob")))
+		CHECK_INT(p->claim, TD_CLAIM_NOT_FOUND);
+	if ((p = by_subject(s, u, "a: the vendor own")))
+		CHECK_INT(p->kind, TD_UPSTREAM_NONE);
+
+	CHECK_INT(u->nfixes, 7);
+	check_fix(u, "a: fix an overflow", TD_FIX_APPLIED, "cherry-pick", 1);
+	check_fix(u, "b: handle errors", TD_FIX_APPLIED, "backport", 1);
+	check_fix(u, "c: bound the length (CVE-2024-0001)", TD_FIX_PARTIAL, "content", 1);
+	check_fix(u, "d: fix a leak", TD_FIX_MISSING, "content", 1);
+	check_fix(u, "gone: fix a race", TD_FIX_NOT_APPLICABLE, "file removed", 1);
+	check_fix(u, "e: fix a typo", TD_FIX_MISSING, "content", 1);
+	check_fix(u, "f: clean up", TD_FIX_MISSING, "content", 0);
+	if ((f = fix_of(u, "c: bound the length (CVE-2024-0001)"))) {
+		CHECK_INT(f->lines, 4);
+		CHECK_INT(f->lines_in_target, 2);
+		CHECK_INT(f->tags.ncves, 1);
+	}
+	if ((f = fix_of(u, "a: fix an overflow")))
+		CHECK(f->patch && !strcmp(f->patch, s->patches[0].id));
+	CHECK_INT(u->status_count[TD_FIX_MISSING], 3);
+	CHECK_INT(u->status_count[TD_FIX_PARTIAL], 1);
+	CHECK_INT(u->status_count[TD_FIX_NOT_APPLICABLE], 1);
+	CHECK_INT(u->status_count[TD_FIX_APPLIED], 2);
+	/* order: missing and partial, fixes first (missing before partial),
+	 * then the others */
+	CHECK_STR(u->fixes[0].subject, "d: fix a leak");
+	CHECK_STR(u->fixes[1].subject, "e: fix a typo");
+	CHECK_STR(u->fixes[2].subject, "c: bound the length (CVE-2024-0001)");
+	CHECK_STR(u->fixes[3].subject, "f: clean up");
+	CHECK_INT(u->fixes[6].status, TD_FIX_APPLIED);
+	free_all(u, s, h, r);
+
+	/* no history, no patches: the target as a directory; what the vendor
+	 * took is known from the content alone */
+	if (sh(fmt("mkdir '%s/base' '%s/tgt' && git -C '%s/r' archive base | tar -x -C '%s/base' && "
+		   "git -C '%s/r' archive vendor | tar -x -C '%s/tgt'", tmp, tmp, tmp, tmp, tmp, tmp)))
+		return 1;
+	u = run(fmt("%s/base", tmp), fmt("%s/tgt", tmp), NULL, NULL, &s, &h, &r);
+	CHECK_INT(u->npatches, 0);
+	check_fix(u, "a: fix an overflow", TD_FIX_APPLIED, "content", 1);
+	check_fix(u, "b: handle errors", TD_FIX_PARTIAL, "content", 1);
+	check_fix(u, "c: bound the length (CVE-2024-0001)", TD_FIX_PARTIAL, "content", 1);
+	check_fix(u, "d: fix a leak", TD_FIX_MISSING, "content", 1);
+	check_fix(u, "gone: fix a race", TD_FIX_NOT_APPLICABLE, "file removed", 1);
+	free_all(u, s, h, r);
+
+	/* with a configuration that does not build e.c */
+	u = run(fmt("git:%s/r@base", tmp), fmt("git:%s/r@vendor", tmp), fmt("git:%s/r@base..vendor", tmp), "e.c",
+		&s, &h, &r);
+	check_fix(u, "e: fix a typo", TD_FIX_NOT_APPLICABLE, "not built", 1);
+	check_fix(u, "d: fix a leak", TD_FIX_MISSING, "content", 1);
+	if ((f = fix_of(u, "d: fix a leak")))
+		CHECK_INT(f->built, 1);
+	free_all(u, s, h, r);
+
+	sh(fmt("rm -rf '%s'", tmp));
+	return check_finish();
+}
