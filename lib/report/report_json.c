@@ -1,4 +1,4 @@
-/* The JSON report, schema 3 (doc/formats.md, doc/treedrift-compare.schema.json).
+/* The JSON report, schema 4 (doc/formats.md, doc/treedrift-compare.schema.json).
  * Keys come in a fixed order and numbers in a fixed form, so that the same
  * result gives the same bytes. Strings are always valid UTF-8: a byte that
  * is not part of well-formed UTF-8 becomes U+FFFD, and path-like fields then
