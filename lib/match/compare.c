@@ -240,6 +240,7 @@ void td_result_update_totals(td_result_t *r)
 			break;
 		}
 		t->fallback_scored += c->fallback != 0;
+		t->lines_scored += c->scored_by_lines != 0;
 		t->total_risk += c->risk;
 		add_build_totals(t, c);
 		if ((unsigned)c->cls < TD_CLASS_COUNT) {

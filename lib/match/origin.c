@@ -9,6 +9,7 @@
 #include "treedrift/origin.h"
 #include "tlsh_spec.h"
 #include "internal.h"
+#include "pairs.h"
 
 /* The header terms of the TLSH distance bound it from below: lvalues d
  * apart (circularly) add d when d <= 1, else d * TLSH_LENGTH_MULT; quartile
@@ -29,6 +30,10 @@ void td_origin_opts_init(td_origin_opts_t *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->copy_threshold = TD_DEFAULT_COPY_THRESHOLD;
+	o->verify = 1;
+	o->copy_bound = TD_DEFAULT_COPY_BOUND;
+	o->copy_candidates = TD_DEFAULT_COPY_CANDIDATES;
+	o->copy_similarity = TD_DEFAULT_COPY_SIMILARITY;
 }
 
 int td_version_label_cmp(const char *a, const char *b)
@@ -126,11 +131,38 @@ void td_tlsh_index_free(td_tlsh_index_t *ix)
 	free(ix);
 }
 
+/* The k best so far, by (distance, index). */
 typedef struct nn_best {
-	int dist;
-	size_t index;
+	size_t k, n;
+	int dist[TD_COPY_CANDIDATES_MAX];
+	size_t index[TD_COPY_CANDIDATES_MAX];
 	uint64_t distances;
 } nn_best_t;
+
+/* The bound a digest must meet to enter: the limit until k are found,
+ * then the k-th distance (an equal one enters with a lower index). */
+static int bound_now(const nn_best_t *b, int limit)
+{
+	return b->n < b->k || b->dist[b->k - 1] > limit ? limit : b->dist[b->k - 1];
+}
+
+static void nn_insert(nn_best_t *b, int d, size_t index)
+{
+	size_t at = b->n;
+
+	while (at > 0 && (d < b->dist[at - 1] || (d == b->dist[at - 1] && index < b->index[at - 1])))
+		at--;
+	if (at >= b->k)
+		return;
+	for (size_t i = b->n < b->k ? b->n : b->k - 1; i > at; i--) {
+		b->dist[i] = b->dist[i - 1];
+		b->index[i] = b->index[i - 1];
+	}
+	b->dist[at] = d;
+	b->index[at] = index;
+	if (b->n < b->k)
+		b->n++;
+}
 
 static void visit_cell(const td_tlsh_index_t *ix, size_t c, const td_tlsh_t *q, int limit,
 		       size_t skip, nn_best_t *b)
@@ -139,14 +171,11 @@ static void visit_cell(const td_tlsh_index_t *ix, size_t c, const td_tlsh_t *q, 
 
 	b->distances += (uint64_t)(end - e);
 	for (; e < end; e++) {
-		int lim = b->dist <= limit ? b->dist : limit;
+		int lim = bound_now(b, limit);
 		int d = td_tlsh_distance_bounded(q, &e->h, ix->len_diff, lim);
 		if (d > lim || e->index == skip)
 			continue;
-		if (d < b->dist || e->index < b->index) {
-			b->dist = d;
-			b->index = e->index;
-		}
+		nn_insert(b, d, e->index);
 	}
 }
 
@@ -164,11 +193,6 @@ static int length_bound(int dl)
 static int ratio_bound(int dq)
 {
 	return dq <= 1 ? dq : (dq - 1) * TLSH_QRATIO_MULT;
-}
-
-static int bound_now(const nn_best_t *b, int limit)
-{
-	return b->dist <= limit ? b->dist : limit;
 }
 
 /* Visit the cells of one lvalue whose ratio bounds, added to base, stay
@@ -189,31 +213,55 @@ static void visit_lvalue(const td_tlsh_index_t *ix, int lv, int base, const td_t
 	}
 }
 
-int td_tlsh_index_nearest(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
-			  size_t *found, uint64_t *distances)
+static void nn_search(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip, nn_best_t *b)
 {
-	nn_best_t b = { limit + 1, SIZE_MAX, 0 };
-
 	if (limit >= 0 && !ix->len_diff) {
 		for (int lv = 0; lv < TLSH_RANGE_LVALUE; lv++)
-			visit_lvalue(ix, lv, 0, q, limit, skip, &b);
+			visit_lvalue(ix, lv, 0, q, limit, skip, b);
 	} else if (limit >= 0) {
 		/* Nearest lvalues first, so that the bound tightens early; one
 		 * whose length term alone exceeds it ends the search. */
 		for (int dl = 0; dl <= TLSH_RANGE_LVALUE / 2; dl++) {
 			int base = length_bound(dl);
-			if (base > bound_now(&b, limit))
+			if (base > bound_now(b, limit))
 				break;
-			visit_lvalue(ix, (q->lvalue + dl) % TLSH_RANGE_LVALUE, base, q, limit, skip, &b);
+			visit_lvalue(ix, (q->lvalue + dl) % TLSH_RANGE_LVALUE, base, q, limit, skip, b);
 			if (dl && dl != TLSH_RANGE_LVALUE / 2)
 				visit_lvalue(ix, (q->lvalue + TLSH_RANGE_LVALUE - dl) % TLSH_RANGE_LVALUE, base, q,
-					     limit, skip, &b);
+					     limit, skip, b);
 		}
 	}
+}
+
+size_t td_tlsh_index_nearest_k(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
+			       size_t k, size_t *found, int *dist, uint64_t *distances)
+{
+	nn_best_t b;
+
+	memset(&b, 0, sizeof(b));
+	b.k = k < 1 ? 1 : k > TD_COPY_CANDIDATES_MAX ? TD_COPY_CANDIDATES_MAX : k;
+	nn_search(ix, q, limit, skip, &b);
 	if (distances)
 		*distances += b.distances;
-	*found = b.index;
-	return b.index == SIZE_MAX ? limit + 1 : b.dist;
+	for (size_t i = 0; i < b.n; i++) {
+		found[i] = b.index[i];
+		dist[i] = b.dist[i];
+	}
+	return b.n;
+}
+
+int td_tlsh_index_nearest(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
+			  size_t *found, uint64_t *distances)
+{
+	size_t idx;
+	int d;
+
+	if (!td_tlsh_index_nearest_k(ix, q, limit, skip, 1, &idx, &d, distances)) {
+		*found = SIZE_MAX;
+		return limit + 1;
+	}
+	*found = idx;
+	return d;
 }
 
 /* ---- td_origin_find ---- */
@@ -271,8 +319,11 @@ typedef struct query {
 	td_change_t *c;
 	int limit;
 	size_t skip;
-	size_t found;
-	int dist;
+	size_t k;                 /* candidates wanted */
+	size_t n;                 /* found */
+	size_t found[TD_COPY_CANDIDATES_MAX];
+	int dist[TD_COPY_CANDIDATES_MAX];
+	int verify;               /* 1: the candidates are diffed */
 } query_t;
 
 typedef struct search {
@@ -288,8 +339,8 @@ static void *search_run(void *arg)
 
 	for (size_t i = s->begin; i < s->end; i++) {
 		query_t *q = &s->q[i];
-		q->dist = td_tlsh_index_nearest(s->ix, &q->c->target->digest.tlsh, q->limit, q->skip,
-						&q->found, &s->distances);
+		q->n = td_tlsh_index_nearest_k(s->ix, &q->c->target->digest.tlsh, q->limit, q->skip, q->k,
+					       q->found, q->dist, &s->distances);
 	}
 	return NULL;
 }
@@ -347,6 +398,9 @@ static void set_origin(td_change_t *c, td_origin_kind_t kind, const td_file_t *f
 	c->origin = from;
 	c->distance = dist;
 	c->fallback = 0;
+	c->scored_by_lines = 0;
+	c->has_similarity = kind == TD_ORIGIN_MOVED;
+	c->similarity = kind == TD_ORIGIN_MOVED ? 1.0 : 0.0;
 	c->cls = td_classify(dist, t);
 	c->risk = dist * c->weight;
 }
@@ -419,6 +473,71 @@ static size_t candidate_of(const upstream_set_t *u, const td_file_t *f)
 	return SIZE_MAX;
 }
 
+/* The verified queries: diff each with its candidates and keep the most
+ * similar one at copy_similarity or more (ties: the nearer, as found). With
+ * no candidate content to diff, the nearest within copy_threshold, as
+ * without verification. */
+static int verify_candidates(td_result_t *r, const td_origin_opts_t *o, const upstream_set_t *u, query_t *q,
+			     size_t nq, td_origin_stats_t *st, td_error_t *err)
+{
+	td_lines_opts_t lo;
+	td_pair_t *p = NULL;
+	size_t np = 0, at = 0;
+	const char *why = NULL;
+	int rc;
+
+	for (size_t i = 0; i < nq; i++)
+		np += q[i].verify ? q[i].n : 0;
+	if (!np)
+		return TD_OK;
+	if (!(p = td_malloc_array(np, sizeof(*p))))
+		return td_error_set(err, TD_ENOMEM, "out of memory verifying copies");
+	for (size_t i = 0; i < nq; i++)
+		for (size_t j = 0; q[i].verify && j < q[i].n; j++, at++) {
+			memset(&p[at], 0, sizeof(p[at]));
+			p[at].up = u->files[q[i].found[j]];
+			p[at].tg = q[i].c->target;
+			p[at].mode = TD_PAIR_SIMILARITY;
+		}
+	td_lines_opts_init(&lo);
+	lo.jobs = o->threads;
+	if ((rc = td_pairs_diff(r, p, np, &lo, &why, err)))
+		goto out;
+	at = 0;
+	for (size_t i = 0; i < nq; i++) {
+		size_t best = SIZE_MAX, measured = 0;
+		if (!q[i].verify)
+			continue;
+		for (size_t j = 0; j < q[i].n; j++, at++) {
+			const td_pair_t *pj = &p[at];
+			if (pj->missing || pj->sim.binary)
+				continue;
+			measured++;
+			if (pj->sim.value >= o->copy_similarity &&
+			    (best == SIZE_MAX || pj->sim.value > p[at - j + best].sim.value))
+				best = j;
+		}
+		st->verified += measured;
+		if (best != SIZE_MAX) {
+			td_change_t *c = q[i].c;
+			set_origin(c, TD_ORIGIN_COPIED, u->files[q[i].found[best]], q[i].dist[best], &r->thresholds);
+			c->has_similarity = 1;
+			c->similarity = p[at - q[i].n + best].sim.value;
+			st->copied++;
+		} else if (!measured && q[i].n && q[i].dist[0] <= o->copy_threshold) {
+			set_origin(q[i].c, TD_ORIGIN_COPIED, u->files[q[i].found[0]], q[i].dist[0], &r->thresholds);
+			st->copied++;
+			st->unverified++;
+		}
+	}
+	if (st->unverified && why && !r->copies_unverified)
+		r->copies_unverified = why;
+	rc = TD_OK;
+out:
+	free(p);
+	return rc;
+}
+
 int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t *stats, td_error_t *err)
 {
 	td_origin_opts_t defaults;
@@ -458,6 +577,14 @@ int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t 
 		q[nq].c = c;
 		q[nq].limit = o->copy_threshold;
 		q[nq].skip = SIZE_MAX;
+		q[nq].k = 1;
+		q[nq].verify = o->verify && c->status == TD_STATUS_ADDED;
+		if (q[nq].verify) {
+			q[nq].limit = o->copy_bound;
+			q[nq].k = o->copy_candidates ? o->copy_candidates : TD_DEFAULT_COPY_CANDIDATES;
+			if (q[nq].k > TD_COPY_CANDIDATES_MAX)
+				q[nq].k = TD_COPY_CANDIDATES_MAX;
+		}
 		if (c->status == TD_STATUS_MODIFIED) {
 			/* Only an origin nearer than its own path's file is news. */
 			if (c->distance - 1 < q[nq].limit)
@@ -473,10 +600,12 @@ int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t 
 			goto out;
 		st.distances = run_queries(ix, q, nq, search_threads(o, nq));
 	}
+	if ((rc = verify_candidates(r, o, &u, q, nq, &st, err)))
+		goto out;
 	for (size_t i = 0; i < nq; i++) {
-		if (q[i].found == SIZE_MAX)
+		if (q[i].verify || !q[i].n)
 			continue;
-		set_origin(q[i].c, TD_ORIGIN_COPIED, u.files[q[i].found], q[i].dist, &r->thresholds);
+		set_origin(q[i].c, TD_ORIGIN_COPIED, u.files[q[i].found[0]], q[i].dist[0], &r->thresholds);
 		st.copied++;
 	}
 	td_result_update_totals(r);

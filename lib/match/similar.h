@@ -1,0 +1,46 @@
+/* Line similarity of two files, for the verification of copies (origin.c):
+ * a real line diff (linediff.c, libgit2), after undoing an identifier prefix
+ * rename, so that a file copied and then renamed throughout (e1000_* ->
+ * acme_*) still shows its copied lines. doc/formats.md ("similarity")
+ * documents the measure. */
+#ifndef TD_SIMILAR_H
+#define TD_SIMILAR_H
+
+#include <stddef.h>
+
+#include "treedrift/common.h"
+
+/* Longest identifier prefix that the rename detection considers. */
+#define TD_RENAME_PREFIX_MAX 32
+/* A prefix must start this many identifiers on its side to count as renamed. */
+#define TD_RENAME_MIN_USES 3
+
+typedef struct td_similarity {
+	double value;     /* 2 * unchanged / (old_lines + new_lines), 0..1; 1 for two empty files */
+	int binary;       /* git takes a side for binary: value is 0 and means nothing */
+	int renamed;      /* renames undone in new, 0..2: to[i] was renamed back to from[i] */
+	char from[2][TD_RENAME_PREFIX_MAX + 1];
+	char to[2][TD_RENAME_PREFIX_MAX + 1];
+} td_similarity_t;
+
+/* The prefix rename from old to new, if any: the leading identifier segment
+ * (up to the first '_', as spelt) that starts most identifiers of old and
+ * none of new, and the one that starts most of new and none of old, each at
+ * least TD_RENAME_MIN_USES times. A second pair is taken only when it is the
+ * first in another casing (e1000 -> acme, then E1000 -> ACME), so that
+ * `sed s/e1000/acme/g`, which leaves E1000_ alone, and a rename of both
+ * casings are both undone. Sets out->renamed, from and to. 0 or TD_ENOMEM. */
+int td_rename_detect(td_similarity_t *out, const char *old_buf, size_t old_len, const char *new_buf,
+		     size_t new_len);
+
+/* new with every occurrence of each s->to[i] replaced by s->from[i] (as
+ * spelt: sed's s/to/from/g). *out is malloc'd; caller frees. 0 or TD_ENOMEM. */
+int td_rename_apply(char **out, size_t *out_len, const td_similarity_t *s, const char *new_buf,
+		    size_t new_len);
+
+/* Similarity of new to old, with a detected prefix rename undone in new.
+ * Thread-safe. 0, or TD_ENOMEM / TD_EGIT with err set. */
+int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, const void *new_buf,
+		  size_t new_len, td_error_t *err);
+
+#endif
