@@ -18,6 +18,14 @@
  * only the cells whose bound is within the search's. */
 #define NCELLS (TLSH_RANGE_LVALUE * TLSH_RANGE_QRATIO * TLSH_RANGE_QRATIO)
 
+/* Verified copies also diff, beyond TLSH's candidates, up to this many
+ * upstream files named like the added file: in its directory with the same
+ * extension and the most similar name (stm32mp157d-ev1.dts for
+ * stm32mp157f-ev1.dts), and with its very name elsewhere (stm32mp2/cpu.c for
+ * cpu.c). Templated files sit near many look-alikes by TLSH, so that their
+ * real origin is often not among the nearest few; their names say it. */
+#define TD_NAME_CANDIDATES 2
+
 /* Below this many queries one thread does all: starting more costs more. */
 #define MIN_QUERIES_PER_THREAD 16
 
@@ -321,8 +329,8 @@ typedef struct query {
 	size_t skip;
 	size_t k;                 /* candidates wanted */
 	size_t n;                 /* found */
-	size_t found[TD_COPY_CANDIDATES_MAX];
-	int dist[TD_COPY_CANDIDATES_MAX];
+	size_t found[TD_COPY_CANDIDATES_MAX + 2 * TD_NAME_CANDIDATES];
+	int dist[TD_COPY_CANDIDATES_MAX + 2 * TD_NAME_CANDIDATES];
 	int verify;               /* 1: the candidates are diffed */
 } query_t;
 
@@ -452,6 +460,198 @@ static int upstream_set_build(upstream_set_t *u, const td_result_t *r, td_error_
 		}
 	}
 	qsort(u->by_sha, u->nsha, sizeof(*u->by_sha), by_sha_cmp);
+	return TD_OK;
+}
+
+/* ---- candidates by name ---- */
+
+typedef struct by_name {
+	const char *name;   /* the basename */
+	size_t len;
+	size_t index;       /* into the upstream set */
+} by_name_t;
+
+/* The last c in p[0..n), or NULL. */
+static const char *last_byte(const char *p, int c, size_t n)
+{
+	while (n--)
+		if (p[n] == c)
+			return p + n;
+	return NULL;
+}
+
+static const char *base_name(const td_file_t *f, size_t *len)
+{
+	const char *slash = last_byte(f->path, '/', f->path_len);
+	const char *b = slash ? slash + 1 : f->path;
+
+	*len = f->path_len - (size_t)(b - f->path);
+	return b;
+}
+
+static int by_name_cmp(const void *pa, const void *pb)
+{
+	const by_name_t *a = pa, *b = pb;
+	int c = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len);
+
+	if (c)
+		return c;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static size_t common_prefix(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t n = 0;
+
+	while (n < an && n < bn && a[n] == b[n])
+		n++;
+	return n;
+}
+
+static size_t common_suffix(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t n = 0;
+
+	while (n < an && n < bn && a[an - 1 - n] == b[bn - 1 - n])
+		n++;
+	return n;
+}
+
+static const char *extension(const char *name, size_t len, size_t *elen)
+{
+	const char *dot = last_byte(name, '.', len);
+
+	*elen = dot ? len - (size_t)(dot - name) : 0;
+	return dot ? dot : name + len;
+}
+
+static int has_candidate(const query_t *q, size_t index)
+{
+	for (size_t i = 0; i < q->n; i++)
+		if (q->found[i] == index)
+			return 1;
+	return 0;
+}
+
+static void add_candidate(query_t *q, const upstream_set_t *u, size_t index, int len_diff)
+{
+	if (has_candidate(q, index))
+		return;
+	q->found[q->n] = index;
+	q->dist[q->n++] = td_tlsh_distance(&q->c->target->digest.tlsh, &u->digests[index], len_diff);
+}
+
+/* The TD_NAME_CANDIDATES files of t's directory with t's extension whose
+ * names share the longest start and end with t's (at least half the shorter
+ * name's length; ties: path order). */
+static void same_dir_candidates(query_t *q, const upstream_set_t *u, int len_diff)
+{
+	const td_file_t *t = q->c->target;
+	size_t tn, dn, te, best[TD_NAME_CANDIDATES], score[TD_NAME_CANDIDATES] = { 0 }, nb = 0;
+	const char *tb = base_name(t, &tn), *tx = extension(tb, tn, &te);
+	size_t lo = 0, hi = u->n;
+
+	dn = (size_t)(tb - t->path);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (td_path_cmp(u->files[mid]->path, u->files[mid]->path_len, t->path, dn) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < u->n; i++) {
+		const td_file_t *f = u->files[i];
+		size_t fn, fe, sc, shorter;
+		const char *fb, *fx;
+		if (f->path_len < dn || memcmp(f->path, t->path, dn))
+			break;
+		if (memchr(f->path + dn, '/', f->path_len - dn))
+			continue;
+		fb = base_name(f, &fn);
+		fx = extension(fb, fn, &fe);
+		if (fe != te || memcmp(fx, tx, te))
+			continue;
+		shorter = fn < tn ? fn : tn;
+		sc = common_prefix(fb, fn, tb, tn);
+		sc += common_suffix(fb + sc, fn - sc, tb + sc, tn - sc);
+		if (2 * sc < shorter)
+			continue;
+		/* keep the best TD_NAME_CANDIDATES, highest score first */
+		size_t at = nb;
+		while (at > 0 && sc > score[at - 1])
+			at--;
+		if (at >= TD_NAME_CANDIDATES)
+			continue;
+		for (size_t k = nb < TD_NAME_CANDIDATES ? nb : TD_NAME_CANDIDATES - 1; k > at; k--) {
+			best[k] = best[k - 1];
+			score[k] = score[k - 1];
+		}
+		best[at] = i;
+		score[at] = sc;
+		if (nb < TD_NAME_CANDIDATES)
+			nb++;
+	}
+	for (size_t k = 0; k < nb; k++)
+		add_candidate(q, u, best[k], len_diff);
+}
+
+/* The TD_NAME_CANDIDATES files elsewhere with t's very name, those whose
+ * directories share the most with t's first. */
+static void same_name_candidates(query_t *q, const upstream_set_t *u, const by_name_t *names, int len_diff)
+{
+	const td_file_t *t = q->c->target;
+	by_name_t key;
+	size_t lo = 0, hi = u->n, best[TD_NAME_CANDIDATES], score[TD_NAME_CANDIDATES] = { 0 }, nb = 0;
+
+	key.name = base_name(t, &key.len);
+	key.index = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (by_name_cmp(&names[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < u->n && names[i].len == key.len && !memcmp(names[i].name, key.name, key.len); i++) {
+		const td_file_t *f = u->files[names[i].index];
+		size_t sc = common_prefix(f->path, f->path_len, t->path, t->path_len) + 1, at = nb;
+		while (at > 0 && sc > score[at - 1])
+			at--;
+		if (at >= TD_NAME_CANDIDATES)
+			continue;
+		for (size_t k = nb < TD_NAME_CANDIDATES ? nb : TD_NAME_CANDIDATES - 1; k > at; k--) {
+			best[k] = best[k - 1];
+			score[k] = score[k - 1];
+		}
+		best[at] = names[i].index;
+		score[at] = sc;
+		if (nb < TD_NAME_CANDIDATES)
+			nb++;
+	}
+	for (size_t k = 0; k < nb; k++)
+		add_candidate(q, u, best[k], len_diff);
+}
+
+static int add_name_candidates(query_t *q, size_t nq, const upstream_set_t *u, int len_diff, td_error_t *err)
+{
+	by_name_t *names;
+
+	if (!(names = td_malloc_array(u->n ? u->n : 1, sizeof(*names))))
+		return td_error_set(err, TD_ENOMEM, "out of memory finding origins");
+	for (size_t i = 0; i < u->n; i++) {
+		names[i].name = base_name(u->files[i], &names[i].len);
+		names[i].index = i;
+	}
+	qsort(names, u->n, sizeof(*names), by_name_cmp);
+	for (size_t i = 0; i < nq; i++) {
+		if (!q[i].verify)
+			continue;
+		same_dir_candidates(&q[i], u, len_diff);
+		same_name_candidates(&q[i], u, names, len_diff);
+	}
+	free(names);
 	return TD_OK;
 }
 
@@ -599,6 +799,8 @@ int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t 
 		if ((rc = td_tlsh_index_new(&ix, u.digests, u.n, r->len_diff, err)))
 			goto out;
 		st.distances = run_queries(ix, q, nq, search_threads(o, nq));
+		if ((rc = add_name_candidates(q, nq, &u, r->len_diff, err)))
+			goto out;
 	}
 	if ((rc = verify_candidates(r, o, &u, q, nq, &st, err)))
 		goto out;
