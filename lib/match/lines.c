@@ -844,13 +844,58 @@ static int pair_side(lines_ctx_t *x, worker_buf_t *wb, int s, const td_file_t *f
 	return read_direct(x, wb, s, f, data, len, missing);
 }
 
-static int diff_pair(lines_ctx_t *x, worker_buf_t wb[2], td_pair_t *p, const uint8_t *tg, size_t tg_len,
-		     td_error_t *err)
+/* The target of a unit, read once for its pairs. */
+typedef struct unit_target {
+	const uint8_t *data;
+	size_t len;
+	int has_bag;
+	td_linebag_t bag;
+	double best;           /* the best similarity reached in the unit so far, at its floor */
+} unit_target_t;
+
+/* As git decides binary for a diff: a NUL in the first 8000 bytes. */
+static int looks_binary(const uint8_t *p, size_t n)
+{
+	return memchr(p, 0, n < 8000 ? n : 8000) != NULL;
+}
+
+/* Whether the line bags rule the pair out before a diff (sets p->sim):
+ * below the floor while no pair of the unit reached it, or no better than
+ * the best one that did (a tie goes to the earlier, nearer candidate). */
+static int bounded_out(td_pair_t *p, unit_target_t *t, const uint8_t *up, size_t up_len, int *out)
+{
+	td_linebag_t b;
+	double raw, masked, bound, need = t->best >= p->floor ? t->best : p->floor;
+	int rc;
+
+	*out = 0;
+	if (looks_binary(up, up_len) || looks_binary(t->data, t->len))
+		return TD_OK;
+	if (!t->has_bag) {
+		if ((rc = td_linebag_init(&t->bag, (const char *)t->data, t->len)))
+			return rc;
+		t->has_bag = 1;
+	}
+	if ((rc = td_linebag_init(&b, (const char *)up, up_len)))
+		return rc;
+	raw = td_linebag_bound(&b, &t->bag, 0);
+	masked = raw < need ? td_linebag_bound(&b, &t->bag, 1) : raw;
+	td_linebag_release(&b);
+	bound = raw > masked ? raw : masked;
+	if (t->best >= p->floor ? bound <= t->best : bound < p->floor) {
+		p->sim.value = bound;
+		p->sim.bounded = 1;
+		*out = 1;
+	}
+	return TD_OK;
+}
+
+static int diff_pair(lines_ctx_t *x, worker_buf_t wb[2], td_pair_t *p, unit_target_t *t, td_error_t *err)
 {
 	const uint8_t *up;
 	size_t up_len;
 	const char *missing;
-	int rc;
+	int rc, out;
 
 	if ((rc = pair_side(x, &wb[UP], UP, p->up, &up, &up_len, &missing)))
 		return td_error_set(err, rc, "out of memory");
@@ -858,9 +903,17 @@ static int diff_pair(lines_ctx_t *x, worker_buf_t wb[2], td_pair_t *p, const uin
 		p->missing = missing;
 		return TD_OK;
 	}
-	if (p->mode == TD_PAIR_SIMILARITY)
-		return td_similarity(&p->sim, up, up_len, tg, tg_len, err);
-	return td_linediff(&p->d, up, up_len, tg, tg_len, err);
+	if (p->mode != TD_PAIR_SIMILARITY)
+		return td_linediff(&p->d, up, up_len, t->data, t->len, err);
+	if ((rc = bounded_out(p, t, up, up_len, &out)))
+		return td_error_set(err, rc, "out of memory");
+	if (out)
+		return TD_OK;
+	if ((rc = td_similarity(&p->sim, up, up_len, t->data, t->len, err)))
+		return rc;
+	if (!p->sim.binary && p->sim.value >= p->floor && p->sim.value > t->best)
+		t->best = p->sim.value;
+	return TD_OK;
 }
 
 static void *pairs_worker(void *arg)
@@ -872,8 +925,7 @@ static void *pairs_worker(void *arg)
 
 	while (!atomic_load(&x->failed)) {
 		size_t u = atomic_fetch_add(&pc->next, 1), a, b;
-		const uint8_t *tg;
-		size_t tg_len;
+		unit_target_t t;
 		const char *missing;
 		int rc = TD_OK;
 
@@ -881,7 +933,9 @@ static void *pairs_worker(void *arg)
 			break;
 		a = pc->unit[u];
 		b = pc->unit[u + 1];
-		if ((rc = pair_side(x, &wb[TG], TG, pc->p[a].tg, &tg, &tg_len, &missing))) {
+		memset(&t, 0, sizeof(t));
+		t.best = -1;
+		if ((rc = pair_side(x, &wb[TG], TG, pc->p[a].tg, &t.data, &t.len, &missing))) {
 			td_error_set(&err, rc, "out of memory");
 			fail(x, &err);
 			break;
@@ -889,9 +943,11 @@ static void *pairs_worker(void *arg)
 		for (size_t i = a; i < b && !rc; i++) {
 			if (missing)
 				pc->p[i].missing = missing;
-			else if ((rc = diff_pair(x, wb, &pc->p[i], tg, tg_len, &err)))
+			else if ((rc = diff_pair(x, wb, &pc->p[i], &t, &err)))
 				fail(x, &err);
 		}
+		if (t.has_bag)
+			td_linebag_release(&t.bag);
 		if (rc)
 			break;
 		for (int s = UP; s <= TG; s++)

@@ -698,6 +698,7 @@ static int verify_candidates(td_result_t *r, const td_origin_opts_t *o, const up
 			p[at].up = u->files[q[i].found[j]];
 			p[at].tg = q[i].c->target;
 			p[at].mode = TD_PAIR_SIMILARITY;
+			p[at].floor = o->copy_similarity;
 		}
 	td_lines_opts_init(&lo);
 	lo.jobs = o->threads;
@@ -713,6 +714,8 @@ static int verify_candidates(td_result_t *r, const td_origin_opts_t *o, const up
 			if (pj->missing || pj->sim.binary)
 				continue;
 			measured++;
+			if (pj->sim.bounded)
+				continue;
 			if (pj->sim.value >= o->copy_similarity &&
 			    (best == SIZE_MAX || pj->sim.value > p[at - j + best].sim.value))
 				best = j;

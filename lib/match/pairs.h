@@ -23,6 +23,10 @@ typedef struct td_pair {
 	const td_file_t *up;    /* a file of r->upstream (borrowed) */
 	const td_file_t *tg;    /* a file of r->target (borrowed) */
 	td_pair_mode_t mode;
+	double floor;           /* TD_PAIR_SIMILARITY: a pair whose line bags (similar.h) bound
+				 * its similarity below floor, or not above a pair of the same
+				 * target before it that reached floor, is not diffed
+				 * (sim.bounded) */
 	td_linediff_t d;        /* out, TD_PAIR_LINES */
 	td_similarity_t sim;    /* out, TD_PAIR_SIMILARITY */
 	const char *missing;    /* out: why a side could not be read (static or kept by r); NULL when diffed */

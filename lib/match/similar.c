@@ -248,3 +248,95 @@ out:
 	free(renamed);
 	return rc;
 }
+
+/* ---- line bags ---- */
+
+#define FNV_OFFSET 1469598103934665603ull
+#define FNV_PRIME 1099511628211ull
+
+static int u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Hash of line p[0..n) with each word's leading segment (before its first
+ * '_', after leading underscores) left out. */
+static uint64_t masked_hash(const char *p, size_t n)
+{
+	uint64_t h = FNV_OFFSET;
+
+	for (size_t i = 0; i < n;) {
+		if (is_word((unsigned char)p[i])) {
+			size_t j = i, k;
+			while (j < n && is_word((unsigned char)p[j]))
+				j++;
+			for (k = i; k < j && p[k] == '_'; k++)
+				;
+			while (k < j && p[k] != '_')
+				k++;
+			if (k == j)
+				k = i; /* no '_' after a segment: the word as it is */
+			for (; k < j; k++)
+				h = (h ^ (unsigned char)p[k]) * FNV_PRIME;
+			h = (h ^ 0x1f) * FNV_PRIME;
+			i = j;
+			continue;
+		}
+		h = (h ^ (unsigned char)p[i++]) * FNV_PRIME;
+	}
+	return h;
+}
+
+int td_linebag_init(td_linebag_t *out, const char *buf, size_t len)
+{
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->n = td_line_count(buf, len);
+	if (!(out->raw = td_malloc_array(out->n ? out->n : 1, sizeof(uint64_t))) ||
+	    !(out->masked = td_malloc_array(out->n ? out->n : 1, sizeof(uint64_t)))) {
+		td_linebag_release(out);
+		return TD_ENOMEM;
+	}
+	for (size_t i = 0; i < len && n < out->n;) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - buf) + 1 : len;
+		uint64_t h = FNV_OFFSET;
+		for (size_t k = i; k < e; k++)
+			h = (h ^ (unsigned char)buf[k]) * FNV_PRIME;
+		out->raw[n] = h;
+		out->masked[n++] = masked_hash(buf + i, e - i);
+		i = e;
+	}
+	out->n = n;
+	qsort(out->raw, n, sizeof(uint64_t), u64_cmp);
+	qsort(out->masked, n, sizeof(uint64_t), u64_cmp);
+	return TD_OK;
+}
+
+void td_linebag_release(td_linebag_t *b)
+{
+	free(b->raw);
+	free(b->masked);
+	memset(b, 0, sizeof(*b));
+}
+
+double td_linebag_bound(const td_linebag_t *a, const td_linebag_t *b, int masked)
+{
+	const uint64_t *x = masked ? a->masked : a->raw, *y = masked ? b->masked : b->raw;
+	size_t i = 0, j = 0, shared = 0;
+
+	if (!a->n && !b->n)
+		return 1;
+	while (i < a->n && j < b->n) {
+		if (x[i] < y[j])
+			i++;
+		else if (x[i] > y[j])
+			j++;
+		else
+			shared++, i++, j++;
+	}
+	return 2.0 * (double)shared / (double)(a->n + b->n);
+}

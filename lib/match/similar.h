@@ -7,6 +7,7 @@
 #define TD_SIMILAR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "treedrift/common.h"
 
@@ -18,6 +19,8 @@
 typedef struct td_similarity {
 	double value;     /* 2 * unchanged / (old_lines + new_lines), 0..1; 1 for two empty files */
 	int binary;       /* git takes a side for binary: value is 0 and means nothing */
+	int bounded;      /* 1: not diffed, value is only a bound of the similarity
+			   * below what was asked for (pairs.h, floor) */
 	int renamed;      /* renames undone in new, 0..2: to[i] was renamed back to from[i] */
 	char from[2][TD_RENAME_PREFIX_MAX + 1];
 	char to[2][TD_RENAME_PREFIX_MAX + 1];
@@ -42,5 +45,22 @@ int td_rename_apply(char **out, size_t *out_len, const td_similarity_t *s, const
  * Thread-safe. 0, or TD_ENOMEM / TD_EGIT with err set. */
 int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, const void *new_buf,
 		  size_t new_len, td_error_t *err);
+
+/* The lines of a buffer as a multiset of hashes, to bound the similarity of
+ * two buffers before diffing them: the diff keeps no more lines than the two
+ * multisets share. raw hashes the lines as they are; masked with the leading
+ * identifier segments blanked, so that a prefix rename does not hide what a
+ * rename would bring back (an estimate then: a rename inside a word is not
+ * masked). */
+typedef struct td_linebag {
+	uint64_t *raw;     /* sorted; malloc'd */
+	uint64_t *masked;  /* sorted; malloc'd */
+	size_t n;          /* lines */
+} td_linebag_t;
+
+int td_linebag_init(td_linebag_t *out, const char *buf, size_t len);
+void td_linebag_release(td_linebag_t *b);
+/* 2 * shared lines / (lines of both), raw or masked; 1 for two empty bags. */
+double td_linebag_bound(const td_linebag_t *a, const td_linebag_t *b, int masked);
 
 #endif
