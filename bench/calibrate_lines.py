@@ -13,7 +13,7 @@ counts, the changed-line fraction is
 (lines as git counts them). Files with both sides at least MIN_BYTES (4096)
 bytes, where TLSH is reliable, fit the table: the fraction bins below, and in
 each the median TLSH distance; a table row is (bin's median fraction, median
-distance), made non-decreasing. Prints the Markdown table, the C rows of
+distance), made non-decreasing and capped at 300, the score of a wholly new file. Prints the Markdown table, the C rows of
 lib/match/lines.c, and the Spearman correlation of distance and fraction per
 size band (both sides under 256, 1024, 4096 bytes, and above), which shows
 where TLSH stops following the change.
@@ -24,6 +24,7 @@ import subprocess
 import sys
 
 MIN_BYTES = 4096
+CAP = 300  # the score of a wholly new file (TD_DEFAULT_ADDED_DISTANCE): no change scores more
 EDGES = [0, 0.005, 0.01, 0.02, 0.04, 0.07, 0.1, 0.15, 0.2, 0.3, 0.4, 0.55, 0.7, 0.85, 1.0001]
 BANDS = [(0, 256), (256, 1024), (1024, 4096), (4096, 1 << 62)]
 
@@ -117,7 +118,7 @@ def main():
             continue
         mf = statistics.median(p[0] for p in sel)
         md = statistics.median(p[1] for p in sel)
-        d = max(int(round(md)), rows[-1][1])
+        d = min(max(int(round(md)), rows[-1][1]), CAP)
         rows.append((mf, d))
         print(f"| {lo:g} – {min(hi, 1):g} | {len(sel)} | {mf:.4f} | {md:g} | {d} |")
     print("\nC rows for lib/match/lines.c:")

@@ -56,7 +56,8 @@ TD_EXTERN int td_lines_count(td_result_t *r, const td_lines_opts_t *opts, td_err
 TD_EXTERN int td_lines_distance(double changed_fraction);
 
 /* Score the small modified files of r (both sides regular files under
- * TD_LINES_SMALL_FILE_BYTES, neither a version match) from their line diff:
+ * TD_LINES_SMALL_FILE_BYTES, neither a version match, TLSH-scored: files
+ * too short for TLSH keep the fallback's score) from their line diff:
  * distance td_lines_distance(fraction), class from r->thresholds,
  * scored_by_lines set, fallback cleared; then update the totals. Files git
  * takes for binary keep their score. When content cannot be read (a
