@@ -872,14 +872,18 @@ static int bounded_out(td_pair_t *p, unit_target_t *t, const uint8_t *up, size_t
 	if (looks_binary(up, up_len) || looks_binary(t->data, t->len))
 		return TD_OK;
 	if (!t->has_bag) {
-		if ((rc = td_linebag_init(&t->bag, (const char *)t->data, t->len)))
+		if ((rc = td_linebag_init(&t->bag, (const char *)t->data, t->len, 1)))
 			return rc;
 		t->has_bag = 1;
 	}
-	if ((rc = td_linebag_init(&b, (const char *)up, up_len)))
+	if ((rc = td_linebag_init(&b, (const char *)up, up_len, 0)))
 		return rc;
 	raw = td_linebag_bound(&b, &t->bag, 0);
-	masked = raw < need ? td_linebag_bound(&b, &t->bag, 1) : raw;
+	masked = raw;
+	if (raw < need) {
+		td_linebag_mask(&b, (const char *)up, up_len);
+		masked = td_linebag_bound(&b, &t->bag, 1);
+	}
 	td_linebag_release(&b);
 	bound = raw > masked ? raw : masked;
 	if (t->best >= p->floor ? bound <= t->best : bound < p->floor) {

@@ -253,12 +253,27 @@ out:
 
 #define FNV_OFFSET 1469598103934665603ull
 #define FNV_PRIME 1099511628211ull
+#define MIX_MULT 0x9e3779b97f4a7c15ull
 
-static int u64_cmp(const void *pa, const void *pb)
+static uint64_t mix(uint64_t h, uint64_t w)
 {
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	h = (h ^ w) * MIX_MULT;
+	return h ^ (h >> 29);
+}
 
-	return a < b ? -1 : a > b;
+/* Hash of line p[0..n), eight bytes at a time. */
+static uint64_t raw_hash(const char *p, size_t n)
+{
+	uint64_t h = n, w;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = mix(h, w);
+	}
+	w = 0;
+	memcpy(&w, p + i, n - i);
+	return mix(h, w);
 }
 
 /* Hash of line p[0..n) with each word's leading segment (before its first
@@ -289,54 +304,119 @@ static uint64_t masked_hash(const char *p, size_t n)
 	return h;
 }
 
-int td_linebag_init(td_linebag_t *out, const char *buf, size_t len)
+static void lineset_release(td_lineset_t *t)
+{
+	free(t->key);
+	free(t->count);
+	free(t->used);
+	free(t->stamp);
+	memset(t, 0, sizeof(*t));
+}
+
+static int lineset_init(td_lineset_t *t, const uint64_t *h, size_t n)
+{
+	size_t slots = 16;
+
+	memset(t, 0, sizeof(*t));
+	while (slots < 2 * n) {
+		if (slots > SIZE_MAX / 4)
+			return TD_ENOMEM;
+		slots *= 2;
+	}
+	if (!(t->key = calloc(slots, sizeof(*t->key))) || !(t->count = calloc(slots, sizeof(*t->count))) ||
+	    !(t->used = calloc(slots, sizeof(*t->used))) || !(t->stamp = calloc(slots, sizeof(*t->stamp)))) {
+		lineset_release(t);
+		return TD_ENOMEM;
+	}
+	t->mask = slots - 1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = h[i] ? h[i] : 1;
+		size_t at = (size_t)(k ^ (k >> 32)) & t->mask;
+		while (t->key[at] && t->key[at] != k)
+			at = (at + 1) & t->mask;
+		t->key[at] = k;
+		t->count[at]++;
+	}
+	return TD_OK;
+}
+
+int td_linebag_init(td_linebag_t *out, const char *buf, size_t len, int table)
 {
 	size_t n = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->n = td_line_count(buf, len);
 	if (!(out->raw = td_malloc_array(out->n ? out->n : 1, sizeof(uint64_t))) ||
-	    !(out->masked = td_malloc_array(out->n ? out->n : 1, sizeof(uint64_t)))) {
-		td_linebag_release(out);
-		return TD_ENOMEM;
-	}
+	    !(out->masked = td_malloc_array(out->n ? out->n : 1, sizeof(uint64_t))))
+		goto nomem;
 	for (size_t i = 0; i < len && n < out->n;) {
 		const char *nl = memchr(buf + i, '\n', len - i);
 		size_t e = nl ? (size_t)(nl - buf) + 1 : len;
-		uint64_t h = FNV_OFFSET;
-		for (size_t k = i; k < e; k++)
-			h = (h ^ (unsigned char)buf[k]) * FNV_PRIME;
-		out->raw[n] = h;
-		out->masked[n++] = masked_hash(buf + i, e - i);
+		out->raw[n] = raw_hash(buf + i, e - i);
+		if (table)
+			out->masked[n] = masked_hash(buf + i, e - i);
+		n++;
 		i = e;
 	}
 	out->n = n;
-	qsort(out->raw, n, sizeof(uint64_t), u64_cmp);
-	qsort(out->masked, n, sizeof(uint64_t), u64_cmp);
+	if (table) {
+		if (lineset_init(&out->set[0], out->raw, n) || lineset_init(&out->set[1], out->masked, n))
+			goto nomem;
+		out->has_sets = 1;
+	}
 	return TD_OK;
+nomem:
+	td_linebag_release(out);
+	return TD_ENOMEM;
+}
+
+void td_linebag_mask(td_linebag_t *b, const char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n < b->n;) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - buf) + 1 : len;
+		b->masked[n++] = masked_hash(buf + i, e - i);
+		i = e;
+	}
 }
 
 void td_linebag_release(td_linebag_t *b)
 {
 	free(b->raw);
 	free(b->masked);
+	lineset_release(&b->set[0]);
+	lineset_release(&b->set[1]);
 	memset(b, 0, sizeof(*b));
 }
 
-double td_linebag_bound(const td_linebag_t *a, const td_linebag_t *b, int masked)
+double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, int masked)
 {
-	const uint64_t *x = masked ? a->masked : a->raw, *y = masked ? b->masked : b->raw;
-	size_t i = 0, j = 0, shared = 0;
+	const uint64_t *x = masked ? a->masked : a->raw;
+	td_lineset_t *t = &b->set[masked ? 1 : 0];
+	size_t shared = 0;
 
 	if (!a->n && !b->n)
 		return 1;
-	while (i < a->n && j < b->n) {
-		if (x[i] < y[j])
-			i++;
-		else if (x[i] > y[j])
-			j++;
-		else
-			shared++, i++, j++;
+	if (!b->has_sets)
+		return 1; /* no table: no bound */
+	t->now++;
+	for (size_t i = 0; i < a->n; i++) {
+		uint64_t k = x[i] ? x[i] : 1;
+		size_t at = (size_t)(k ^ (k >> 32)) & t->mask;
+		while (t->key[at] && t->key[at] != k)
+			at = (at + 1) & t->mask;
+		if (!t->key[at])
+			continue;
+		if (t->stamp[at] != t->now) {
+			t->stamp[at] = t->now;
+			t->used[at] = 0;
+		}
+		if (t->used[at] < t->count[at]) {
+			t->used[at]++;
+			shared++;
+		}
 	}
 	return 2.0 * (double)shared / (double)(a->n + b->n);
 }

@@ -51,16 +51,32 @@ int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, con
  * multisets share. raw hashes the lines as they are; masked with the leading
  * identifier segments blanked, so that a prefix rename does not hide what a
  * rename would bring back (an estimate then: a rename inside a word is not
- * masked). */
+ * masked). A bag made with table can be the second bag of
+ * td_linebag_bound, which probes its hash tables: no sorting. */
+typedef struct td_lineset {
+	uint64_t *key;     /* 0: empty slot */
+	uint32_t *count;   /* lines with that hash */
+	uint32_t *used;    /* matched by the current probe */
+	uint32_t *stamp;   /* which probe used is for */
+	size_t mask;       /* slots - 1 */
+	uint32_t now;
+} td_lineset_t;
+
 typedef struct td_linebag {
-	uint64_t *raw;     /* sorted; malloc'd */
-	uint64_t *masked;  /* sorted; malloc'd */
+	uint64_t *raw;     /* per line; malloc'd */
+	uint64_t *masked;  /* per line; malloc'd */
 	size_t n;          /* lines */
+	int has_sets;
+	td_lineset_t set[2]; /* with table: raw, masked */
 } td_linebag_t;
 
-int td_linebag_init(td_linebag_t *out, const char *buf, size_t len);
+/* Without table only the raw hashes are made: td_linebag_mask adds the
+ * masked ones (of the same buffer) when they are wanted. */
+int td_linebag_init(td_linebag_t *out, const char *buf, size_t len, int table);
+void td_linebag_mask(td_linebag_t *b, const char *buf, size_t len);
 void td_linebag_release(td_linebag_t *b);
-/* 2 * shared lines / (lines of both), raw or masked; 1 for two empty bags. */
-double td_linebag_bound(const td_linebag_t *a, const td_linebag_t *b, int masked);
+/* 2 * shared lines / (lines of both), raw or masked; 1 for two empty bags.
+ * b must have been made with table; it is updated (the probe's marks). */
+double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, int masked);
 
 #endif
