@@ -34,7 +34,7 @@ extern "C" {
 #define TD_DEFAULT_COPY_THRESHOLD 70
 
 /* Copy verification (doc/formats.md, "similarity"; calibrated on U-Boot and
- * linux, see bench/README.md): the TLSH index gives each added file its
+ * linux, see doc/calibration.md): the TLSH index gives each added file its
  * TD_DEFAULT_COPY_CANDIDATES nearest upstream files within
  * TD_DEFAULT_COPY_BOUND, and the line similarity of each decides: the most
  * similar one at TD_DEFAULT_COPY_SIMILARITY or more is the origin. */
