@@ -11,7 +11,7 @@
 	{ "no-origins", 0, NULL, "no rename and copy detection (upstream read only where needed)" }, \
 	{ "copy-similarity", 0, "X", "an added file is a copy when its line similarity to an upstream candidate is X or more (0 to 1, default 0.5)" }, \
 	{ "copy-candidates", 0, "N", "upstream candidates diffed per added file, the nearest by TLSH (1 to 16, default 4)" }, \
-	{ "copy-bound", 0, "N", "candidates are within TLSH distance N (default 150)" }, \
+	{ "copy-bound", 0, "N", "candidates are within TLSH distance N (default 200)" }, \
 	{ "no-verify-copies", 0, NULL, "judge copies by TLSH distance alone (--copy-threshold), without reading content" }, \
 	{ "tlsh-small-files", 0, NULL, "score modified files under 1 KiB by TLSH too, not from their line diff" }
 

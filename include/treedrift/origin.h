@@ -38,7 +38,7 @@ extern "C" {
  * TD_DEFAULT_COPY_CANDIDATES nearest upstream files within
  * TD_DEFAULT_COPY_BOUND, and the line similarity of each decides: the most
  * similar one at TD_DEFAULT_COPY_SIMILARITY or more is the origin. */
-#define TD_DEFAULT_COPY_BOUND 150
+#define TD_DEFAULT_COPY_BOUND 200
 #define TD_DEFAULT_COPY_CANDIDATES 4
 #define TD_DEFAULT_COPY_SIMILARITY 0.5
 /* Most candidates per file that td_origin_find and td_tlsh_index_nearest_k take. */
