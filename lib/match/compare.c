@@ -133,6 +133,7 @@ void td_change_set_cosmetic(td_change_t *c, int v)
 		return;
 	c->distance = 0;
 	c->fallback = 0;
+	c->scored_by_lines = 0;
 	c->cls = TD_CLASS_CLEAN;
 	c->risk = 0;
 }

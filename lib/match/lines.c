@@ -1117,7 +1117,7 @@ static int is_small(const td_change_t *c)
 {
 	return c->status == TD_STATUS_MODIFIED && !c->matches_version && c->upstream && c->target &&
 	       c->upstream->type == TD_ENTRY_FILE && c->target->type == TD_ENTRY_FILE &&
-	       c->origin_kind == TD_ORIGIN_SAME_PATH && !c->fallback &&
+	       c->origin_kind == TD_ORIGIN_SAME_PATH && !c->fallback && c->cosmetic != TD_COSMETIC_YES &&
 	       c->upstream->size_bytes < TD_LINES_SMALL_FILE_BYTES &&
 	       c->target->size_bytes < TD_LINES_SMALL_FILE_BYTES;
 }

@@ -24,7 +24,7 @@ echo "== json"
 $TD compare -q -f json up tgt | grep -E '"path": "board' | sed 's/, "size".*//'
 $TD compare -q -f json up tgt | grep -E '"lines_scored"'
 echo "== csv"
-$TD compare -q -f csv up tgt | cut -d, -f1-5,19 || echo "exit $?"
+$TD compare -q -f csv up tgt | cut -d, -f1-5,20 || echo "exit $?"
 echo "== --tlsh-small-files (as before)"
 $TD compare -q --tlsh-small-files up tgt | grep -E '^  modified' || echo "exit $?"
 echo "== from a database scanned from an archive (no content: TLSH, said)"
