@@ -4,6 +4,7 @@
 #include "analysis_opts.h"
 #include "cli.h"
 #include "treedrift/arch.h"
+#include "treedrift/origin.h"
 
 int cli_analysis_opt(td_analysis_opts_t *o, const char *name, const char *arg)
 {
@@ -16,6 +17,22 @@ int cli_analysis_opt(td_analysis_opts_t *o, const char *name, const char *arg)
 			return -1;
 	} else if (!strcmp(name, "no-origins")) {
 		o->origins = 0;
+	} else if (!strcmp(name, "copy-similarity")) {
+		if (cli_parse_double(arg, &o->origin.copy_similarity) || !(o->origin.copy_similarity >= 0) ||
+		    o->origin.copy_similarity > 1)
+			return cli_error("--copy-similarity takes a number from 0 to 1, not '%s'", arg), -1;
+	} else if (!strcmp(name, "copy-candidates")) {
+		if (cli_parse_uint(arg, TD_COPY_CANDIDATES_MAX, &n) || n < 1)
+			return cli_error("--copy-candidates takes a count from 1 to %d, not '%s'", TD_COPY_CANDIDATES_MAX,
+					 arg), -1;
+		o->origin.copy_candidates = (unsigned)n;
+	} else if (!strcmp(name, "copy-bound")) {
+		if (cli_parse_score(name, arg, &o->origin.copy_bound))
+			return -1;
+	} else if (!strcmp(name, "no-verify-copies")) {
+		o->origin.verify = 0;
+	} else if (!strcmp(name, "tlsh-small-files")) {
+		o->tlsh_small_files = 1;
 	} else if (!strcmp(name, "arch")) {
 		if (!td_arch_canonical(arg))
 			return cli_error("unknown architecture '%s' (x86_64, arm64, arm, riscv, ...)", arg), -1;

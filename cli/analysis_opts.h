@@ -7,8 +7,13 @@
 
 #define CLI_ORIGIN_OPTS \
 	{ "find-copies", 0, NULL, "look for a nearer upstream file of modified files too, not only of added ones" }, \
-	{ "copy-threshold", 0, "N", "an added file within distance N of an upstream file is a copy (default 70)" }, \
-	{ "no-origins", 0, NULL, "no rename and copy detection (upstream read only where needed)" }
+	{ "copy-threshold", 0, "N", "without verification: an added file within distance N of an upstream file is a copy (default 70)" }, \
+	{ "no-origins", 0, NULL, "no rename and copy detection (upstream read only where needed)" }, \
+	{ "copy-similarity", 0, "X", "an added file is a copy when its line similarity to an upstream candidate is X or more (0 to 1, default 0.5)" }, \
+	{ "copy-candidates", 0, "N", "upstream candidates diffed per added file, the nearest by TLSH (1 to 16, default 4)" }, \
+	{ "copy-bound", 0, "N", "candidates are within TLSH distance N (default 200)" }, \
+	{ "no-verify-copies", 0, NULL, "judge copies by TLSH distance alone (--copy-threshold), without reading content" }, \
+	{ "tlsh-small-files", 0, NULL, "score modified files under 1 KiB by TLSH too, not from their line diff" }
 
 #define CLI_KERNEL_OPTS \
 	{ "arch", 0, "ARCH", "leave out arch/* of other architectures (x86_64, arm64, ...)" }, \

@@ -8,9 +8,11 @@
  *   kernel    the policy (built-in Linux one for a Linux target), the .config's
  *             Kbuild evaluation, --arch and --built-only filters
  *   compare   pair and score the files (td_compare)
- *   origins   other versions of a multi-version database, then moves and
- *             copies (td_origin_versions, td_origin_find): they change scores,
- *             so they come before the policy's risk
+ *   origins   other versions of a multi-version database, the line scores
+ *             of small files, then moves and copies, verified by line
+ *             similarity (td_origin_versions, td_lines_score_small,
+ *             td_origin_find): they change scores, so they come before the
+ *             policy's risk
  *   lines     with lines set: the line counts of the modified files (td_lines_count)
  *   provenance with opts.history: the upstream history from the base commit,
  *             each changed line upstream or local (td_provenance_compute);
@@ -87,6 +89,8 @@ typedef struct td_analysis_opts {
 				       * commit (a git revision, or a database version scanned
 				       * from git) */
 	int classify_local;           /* 1: classes (and --fail-on) from the local distance */
+	int tlsh_small_files;         /* 1: small modified files keep their TLSH score; 0 (default):
+				       * scored from their line diff (td_lines_score_small) */
 } td_analysis_opts_t;
 
 TD_EXTERN void td_analysis_opts_init(td_analysis_opts_t *o);

@@ -126,6 +126,11 @@ typedef struct td_change {
 	uint64_t lines_removed;     /* TD_LINES_COUNTED: lines only upstream */
 	const char *lines_missing;  /* TD_LINES_MISSING: why (static, or kept by the result) */
 	td_cosmetic_t cosmetic;     /* modified regular files: whitespace only or not */
+	int has_similarity;         /* 1: similarity was measured (a verified copy, or moved) */
+	double similarity;          /* copied/moved: line similarity with the origin, 0..1
+				     * (treedrift/origin.h); 1 for moved */
+	int scored_by_lines;        /* 1: a small file scored from its line diff
+				     * (td_lines_score_small), not by TLSH */
 } td_change_t;
 
 typedef struct td_class_totals {
@@ -164,6 +169,7 @@ typedef struct td_totals {
 	uint64_t cosmetic;            /* modified files whose only change is whitespace (counted
 				       * in modified and clean, with distance 0) */
 	uint64_t cosmetic_unknown;    /* modified files not known to be cosmetic or not */
+	uint64_t lines_scored;        /* small files scored from their line diff */
 } td_totals_t;
 
 typedef struct td_compare_opts {
@@ -188,6 +194,10 @@ typedef struct td_result {
 	int lines_counted;            /* 1 once td_lines_count filled the line counts */
 	const char *lines_missing;    /* why a whole side's content cannot be read, once for
 				       * the report; NULL when both can (kept by the result) */
+	const char *copies_unverified;/* why copies were judged by TLSH alone (content that
+				       * cannot be read); NULL when verified (kept by the result) */
+	const char *small_unscored;   /* why small files kept their TLSH score; NULL when
+				       * scored from lines (kept by the result) */
 } td_result_t;
 
 /* Compare target against upstream. Takes ownership of both trees (also on

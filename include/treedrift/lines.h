@@ -44,6 +44,28 @@ TD_EXTERN void td_lines_opts_init(td_lines_opts_t *o);
  * err set. opts may be NULL. */
 TD_EXTERN int td_lines_count(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err);
 
+/* A modified file whose two sides are both smaller than this many bytes is
+ * scored from its line diff, not by TLSH, which is unreliable on small
+ * inputs (doc/calibration.md). */
+#define TD_LINES_SMALL_FILE_BYTES 1024
+
+/* The distance that a changed-line fraction (lines added + removed over the
+ * lines of both sides, 0..1) maps to: the calibration table of
+ * doc/calibration.md (median TLSH distance of larger modified files with
+ * that fraction), interpolated linearly. */
+TD_EXTERN int td_lines_distance(double changed_fraction);
+
+/* Score the small modified files of r (both sides regular files under
+ * TD_LINES_SMALL_FILE_BYTES, neither a version match, TLSH-scored: files
+ * too short for TLSH keep the fallback's score) from their line diff:
+ * distance td_lines_distance(fraction), class from r->thresholds,
+ * scored_by_lines set, fallback cleared; then update the totals. Files git
+ * takes for binary keep their score. When content cannot be read (a
+ * database scanned from an archive, an archive side, a repository that is
+ * gone), the files keep their TLSH score and r->small_unscored says why.
+ * Returns 0, or TD_ENOMEM / TD_EGIT with err set. opts may be NULL. */
+TD_EXTERN int td_lines_score_small(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err);
+
 /* "counted", "binary" or "missing"; NULL for TD_LINES_NONE. */
 TD_EXTERN const char *td_lines_state_name(td_lines_state_t s);
 

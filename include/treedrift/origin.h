@@ -33,10 +33,29 @@ extern "C" {
  * as device-tree bindings, sit that near each other); see bench/README.md. */
 #define TD_DEFAULT_COPY_THRESHOLD 70
 
+/* Copy verification (doc/formats.md, "similarity"; calibrated on U-Boot and
+ * linux, see doc/calibration.md): the TLSH index gives each added file its
+ * TD_DEFAULT_COPY_CANDIDATES nearest upstream files within
+ * TD_DEFAULT_COPY_BOUND, and the line similarity of each decides: the most
+ * similar one at TD_DEFAULT_COPY_SIMILARITY or more is the origin. */
+#define TD_DEFAULT_COPY_BOUND 200
+#define TD_DEFAULT_COPY_CANDIDATES 4
+#define TD_DEFAULT_COPY_SIMILARITY 0.5
+/* Most candidates per file that td_origin_find and td_tlsh_index_nearest_k take. */
+#define TD_COPY_CANDIDATES_MAX 16
+
 typedef struct td_origin_opts {
-	int copy_threshold;   /* default TD_DEFAULT_COPY_THRESHOLD (70); < 0: exact (moved) matches only */
+	int copy_threshold;   /* default TD_DEFAULT_COPY_THRESHOLD (70); < 0: exact (moved) matches only.
+			       * Without verification (or content to verify with): the TLSH
+			       * bound of a copy */
 	int find_copies;      /* 1: look for a better origin of modified files too */
 	unsigned threads;     /* search threads; 0: the online CPUs */
+	int verify;           /* 1 (default): added files' copies are verified by line similarity */
+	int copy_bound;       /* verified: TLSH bound of the candidates (default TD_DEFAULT_COPY_BOUND) */
+	unsigned copy_candidates; /* verified: candidates per file, 1..TD_COPY_CANDIDATES_MAX
+			       * (default TD_DEFAULT_COPY_CANDIDATES) */
+	double copy_similarity; /* verified: least similarity of a copy (default
+			       * TD_DEFAULT_COPY_SIMILARITY) */
 } td_origin_opts_t;
 
 TD_EXTERN void td_origin_opts_init(td_origin_opts_t *o);
@@ -48,6 +67,8 @@ typedef struct td_origin_stats {
 	uint64_t copied;      /* found within the copy threshold */
 	uint64_t candidates;  /* upstream files with a TLSH digest */
 	uint64_t distances;   /* TLSH distances computed (some cut short) */
+	uint64_t verified;    /* candidate pairs whose similarity was measured */
+	uint64_t unverified;  /* added files judged by TLSH alone: no content to verify with */
 } td_origin_stats_t;
 
 /* Find the origins of r's added files (and modified ones, with find_copies)
@@ -55,10 +76,20 @@ typedef struct td_origin_stats {
  * comparison. Identical content (SHA-256) at another path comes first: an
  * added file is then "moved", distance 0, from that path (one that the
  * target no longer has first, then the first path in byte order); a
- * modified file is "copied" at distance 0. Otherwise the upstream file
- * nearest by TLSH distance (with r->len_diff; ties: the first path) makes a
- * copy when its distance is at most copy_threshold, and, for a modified file,
- * below its same-path distance. Files without a TLSH digest (under 50 bytes,
+ * modified file is "copied" at distance 0. Otherwise, for an added file with
+ * verify: its copy_candidates nearest upstream files by TLSH distance
+ * within copy_bound are diffed with it (pairs.h: read again as
+ * td_lines_count reads, identifiers' prefix rename undone, similar.h), and
+ * the most similar one at copy_similarity or more (ties: the nearer) makes
+ * a copy, scored by its TLSH distance, with its similarity; with none, the
+ * file stays new. When no candidate's content can be read (a database
+ * scanned from an archive, an archive side) or all are binary, the nearest
+ * makes a copy when within copy_threshold, unverified, and
+ * r->copies_unverified says why. Without verify, and for a modified file
+ * (find_copies), the upstream file nearest by TLSH distance (with
+ * r->len_diff; ties: the first path) makes a copy when its distance is at
+ * most copy_threshold, and, for a modified file, below its same-path
+ * distance. Files without a TLSH digest (under 50 bytes,
  * or too uniform) can only be found moved. Upstream files without a full
  * digest are not candidates (load a source upstream with upstream_full).
  * Files that already have matches_version are left alone. Deterministic
@@ -115,6 +146,12 @@ TD_EXTERN void td_tlsh_index_free(td_tlsh_index_t *ix);
  * distances computed. */
 TD_EXTERN int td_tlsh_index_nearest(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
 			  size_t *found, uint64_t *distances);
+
+/* The k (1..TD_COPY_CANDIDATES_MAX) nearest digests to q with distance <=
+ * limit, skipping index skip, nearest first (ties: the lowest index): fills
+ * found[] and dist[] and returns how many (0..k). */
+TD_EXTERN size_t td_tlsh_index_nearest_k(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
+				  size_t k, size_t *found, int *dist, uint64_t *distances);
 
 #ifdef __cplusplus
 }

@@ -133,6 +133,7 @@ void td_change_set_cosmetic(td_change_t *c, int v)
 		return;
 	c->distance = 0;
 	c->fallback = 0;
+	c->scored_by_lines = 0;
 	c->cls = TD_CLASS_CLEAN;
 	c->risk = 0;
 }
@@ -240,6 +241,7 @@ void td_result_update_totals(td_result_t *r)
 			break;
 		}
 		t->fallback_scored += c->fallback != 0;
+		t->lines_scored += c->scored_by_lines != 0;
 		t->total_risk += c->risk;
 		add_build_totals(t, c);
 		if ((unsigned)c->cls < TD_CLASS_COUNT) {

@@ -17,6 +17,7 @@
 
 #include "internal.h"
 #include "linediff.h"
+#include "pairs.h"
 #include "source_impl.h"
 #include "treedrift/lines.h"
 
@@ -848,4 +849,360 @@ int td_lines_count(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err)
 int td_lines_visit(td_result_t *r, const td_lines_opts_t *opts, td_lines_visit_fn fn, void *ctx, td_error_t *err)
 {
 	return lines_run(r, opts, fn, ctx, err);
+}
+
+/* ---- pairs (pairs.h) ---- */
+
+typedef struct pairs_ctx {
+	lines_ctx_t *x;
+	td_pair_t *p;
+	size_t *unit;          /* [nunit + 1]: unit u is p[unit[u] .. unit[u + 1]), one target file */
+	size_t nunit;
+	atomic_size_t next;
+} pairs_ctx_t;
+
+/* Side s's content of file f for a pair. Sets *data or *missing; 0 or TD_ENOMEM. */
+static int pair_side(lines_ctx_t *x, worker_buf_t *wb, int s, const td_file_t *f, const uint8_t **data,
+		     size_t *len, const char **missing)
+{
+	side_t *sd = &x->side[s];
+
+	*data = NULL;
+	*len = 0;
+	*missing = NULL;
+	if (f->type == TD_ENTRY_SYMLINK) {
+		*data = (const uint8_t *)(f->link_target ? f->link_target : "");
+		*len = f->link_len;
+		return TD_OK;
+	}
+	if (sd->missing) {
+		*missing = sd->missing;
+		atomic_store(&sd->used, 1);
+		return TD_OK;
+	}
+	return read_direct(x, wb, s, f, data, len, missing);
+}
+
+/* The target of a unit, read once for its pairs. */
+typedef struct unit_target {
+	const uint8_t *data;
+	size_t len;
+	int has_bag;
+	td_linebag_t bag;
+	double best;           /* the best similarity reached in the unit so far, at its floor */
+} unit_target_t;
+
+/* As git decides binary for a diff: a NUL in the first 8000 bytes. */
+static int looks_binary(const uint8_t *p, size_t n)
+{
+	return memchr(p, 0, n < 8000 ? n : 8000) != NULL;
+}
+
+/* Whether the line bags rule the pair out before a diff (sets p->sim):
+ * below the floor while no pair of the unit reached it, or no better than
+ * the best one that did (a tie goes to the earlier, nearer candidate). */
+static int bounded_out(td_pair_t *p, unit_target_t *t, const uint8_t *up, size_t up_len, int *out)
+{
+	td_linebag_t b;
+	double raw, masked, bound, need = t->best >= p->floor ? t->best : p->floor;
+	int rc;
+
+	*out = 0;
+	if (looks_binary(up, up_len) || looks_binary(t->data, t->len))
+		return TD_OK;
+	if (!t->has_bag) {
+		if ((rc = td_linebag_init(&t->bag, (const char *)t->data, t->len, 1)))
+			return rc;
+		t->has_bag = 1;
+	}
+	if ((rc = td_linebag_init(&b, (const char *)up, up_len, 0)))
+		return rc;
+	raw = td_linebag_bound(&b, &t->bag, 0);
+	masked = raw;
+	if (raw < need) {
+		td_linebag_mask(&b, (const char *)up, up_len);
+		masked = td_linebag_bound(&b, &t->bag, 1);
+	}
+	td_linebag_release(&b);
+	bound = raw > masked ? raw : masked;
+	if (t->best >= p->floor ? bound <= t->best : bound < p->floor) {
+		p->sim.value = bound;
+		p->sim.bounded = 1;
+		*out = 1;
+	}
+	return TD_OK;
+}
+
+static int diff_pair(lines_ctx_t *x, worker_buf_t wb[2], td_pair_t *p, unit_target_t *t, td_error_t *err)
+{
+	const uint8_t *up;
+	size_t up_len;
+	const char *missing;
+	int rc, out;
+
+	if ((rc = pair_side(x, &wb[UP], UP, p->up, &up, &up_len, &missing)))
+		return td_error_set(err, rc, "out of memory");
+	if (missing) {
+		p->missing = missing;
+		return TD_OK;
+	}
+	if (p->mode != TD_PAIR_SIMILARITY)
+		return td_linediff(&p->d, up, up_len, t->data, t->len, err);
+	if ((rc = bounded_out(p, t, up, up_len, &out)))
+		return td_error_set(err, rc, "out of memory");
+	if (out)
+		return TD_OK;
+	if ((rc = td_similarity(&p->sim, up, up_len, t->data, t->len, err)))
+		return rc;
+	if (!p->sim.binary && p->sim.value >= p->floor && p->sim.value > t->best)
+		t->best = p->sim.value;
+	return TD_OK;
+}
+
+static void *pairs_worker(void *arg)
+{
+	pairs_ctx_t *pc = arg;
+	lines_ctx_t *x = pc->x;
+	worker_buf_t wb[2] = { { 0 }, { 0 } };
+	td_error_t err = { 0 };
+
+	while (!atomic_load(&x->failed)) {
+		size_t u = atomic_fetch_add(&pc->next, 1), a, b;
+		unit_target_t t;
+		const char *missing;
+		int rc = TD_OK;
+
+		if (u >= pc->nunit)
+			break;
+		a = pc->unit[u];
+		b = pc->unit[u + 1];
+		memset(&t, 0, sizeof(t));
+		t.best = -1;
+		if ((rc = pair_side(x, &wb[TG], TG, pc->p[a].tg, &t.data, &t.len, &missing))) {
+			td_error_set(&err, rc, "out of memory");
+			fail(x, &err);
+			break;
+		}
+		for (size_t i = a; i < b && !rc; i++) {
+			if (missing)
+				pc->p[i].missing = missing;
+			else if ((rc = diff_pair(x, wb, &pc->p[i], &t, &err)))
+				fail(x, &err);
+		}
+		if (t.has_bag)
+			td_linebag_release(&t.bag);
+		if (rc)
+			break;
+		for (int s = UP; s <= TG; s++)
+			if (wb[s].cap > LINES_KEEP_BUFFER_BYTES) {
+				free(wb[s].data);
+				wb[s].data = NULL;
+				wb[s].cap = 0;
+			}
+	}
+	free(wb[UP].data);
+	free(wb[TG].data);
+	return NULL;
+}
+
+static int pairs_run(lines_ctx_t *x, pairs_ctx_t *pc, td_error_t *err)
+{
+	pthread_t tid[LINES_MAX_THREADS];
+	unsigned started = 0, want = x->threads;
+
+	if (want > pc->nunit)
+		want = (unsigned)pc->nunit;
+	for (unsigned i = 1; i < want; i++, started++)
+		if (pthread_create(&tid[started], NULL, pairs_worker, pc))
+			break;
+	pairs_worker(pc);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	if (atomic_load(&x->failed)) {
+		*err = x->err;
+		return x->err.code ? x->err.code : TD_EGIT;
+	}
+	return TD_OK;
+}
+
+/* Open side s for pairs: where it came from, unless it is an archive. */
+static int pairs_side_open(lines_ctx_t *x, int s, const td_lines_opts_t *o, td_error_t *err)
+{
+	side_t *sd = &x->side[s];
+	int rc;
+
+	if ((rc = side_open(x, s, &o->source, err)) || !sd->archive)
+		return rc;
+	td_source_free(sd->src);
+	sd->src = NULL;
+	return keep_reason(x->r, &sd->missing, err, "%s is an archive, which is read again only for line counts",
+			   side_names[s]);
+}
+
+int td_pairs_diff(td_result_t *r, td_pair_t *pairs, size_t n, const td_lines_opts_t *o,
+		  const char **side_missing, td_error_t *err)
+{
+	td_lines_opts_t defaults;
+	lines_ctx_t x;
+	pairs_ctx_t pc;
+	int need[2] = { 0, 0 }, rc = TD_OK, git_ref = 0;
+
+	if (side_missing)
+		*side_missing = NULL;
+	if (!n)
+		return TD_OK;
+	if (!o) {
+		td_lines_opts_init(&defaults);
+		o = &defaults;
+	}
+	memset(&x, 0, sizeof(x));
+	memset(&pc, 0, sizeof(pc));
+	x.r = r;
+	x.side[UP].tree = r->upstream;
+	x.side[TG].tree = r->target;
+	x.max_file_bytes = o->max_file_bytes ? o->max_file_bytes : TD_LINES_DEFAULT_MAX_FILE_BYTES;
+	x.threads = thread_count(o);
+	x.source_opts = &o->source;
+	if (pthread_mutex_init(&x.lock, NULL))
+		return td_error_set(err, TD_ENOMEM, "unable to create a lock");
+	pc.x = &x;
+	pc.p = pairs;
+	if (!(pc.unit = td_malloc_array(n + 1, sizeof(*pc.unit)))) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		memset(&pairs[i].d, 0, sizeof(pairs[i].d));
+		memset(&pairs[i].sim, 0, sizeof(pairs[i].sim));
+		pairs[i].missing = NULL;
+		need[UP] |= pairs[i].up->type == TD_ENTRY_FILE;
+		need[TG] |= pairs[i].tg->type == TD_ENTRY_FILE;
+		if (!i || pairs[i].tg != pairs[i - 1].tg)
+			pc.unit[pc.nunit++] = i;
+	}
+	pc.unit[pc.nunit] = n;
+	for (int s = UP; s <= TG; s++)
+		if (need[s] && (rc = pairs_side_open(&x, s, o, err)))
+			goto out;
+	if (git_libgit2_init() < 0) {
+		rc = td_error_set(err, TD_EGIT, "unable to initialize libgit2");
+		goto out;
+	}
+	git_ref = 1;
+	if ((rc = pairs_run(&x, &pc, err)))
+		goto out;
+	if (side_missing) {
+		const char *a = atomic_load(&x.side[UP].used) ? x.side[UP].missing : NULL;
+		const char *b = atomic_load(&x.side[TG].used) ? x.side[TG].missing : NULL;
+		if (a && b)
+			rc = keep_reason(r, side_missing, err, "%s; %s", a, b);
+		else
+			*side_missing = a ? a : b;
+	}
+out:
+	if (git_ref)
+		git_libgit2_shutdown();
+	for (int s = UP; s <= TG; s++)
+		td_source_free(x.side[s].src);
+	free(pc.unit);
+	pthread_mutex_destroy(&x.lock);
+	return rc;
+}
+
+/* ---- small files ---- */
+
+/* Changed-line fraction -> distance: doc/calibration.md, produced by
+ * bench/calibrate_lines.py, capped at the score of a wholly new file
+ * (TD_DEFAULT_ADDED_DISTANCE). Fractions in increasing order; the last row
+ * holds from there to 1. */
+static const struct {
+	double fraction;
+	int distance;
+} calibration[] = {
+	{ 0.0000, 0 },
+	{ 0.0025, 2 },
+	{ 0.0071, 4 },
+	{ 0.0142, 7 },
+	{ 0.0280, 11 },
+	{ 0.0533, 18 },
+	{ 0.0835, 27 },
+	{ 0.1210, 41 },
+	{ 0.1718, 57 },
+	{ 0.2392, 78 },
+	{ 0.3430, 112 },
+	{ 0.4592, 155 },
+	{ 0.6202, 184 },
+	{ 0.7600, 239 },
+	{ 0.8960, 300 },
+};
+
+int td_lines_distance(double changed_fraction)
+{
+	size_t n = sizeof(calibration) / sizeof(calibration[0]);
+
+	if (!(changed_fraction > 0))
+		return calibration[0].distance;
+	for (size_t i = 1; i < n; i++)
+		if (changed_fraction <= calibration[i].fraction) {
+			double a = calibration[i - 1].fraction, b = calibration[i].fraction;
+			double t = b > a ? (changed_fraction - a) / (b - a) : 1;
+			double d = calibration[i - 1].distance + t * (calibration[i].distance - calibration[i - 1].distance);
+			return (int)(d + 0.5);
+		}
+	return calibration[n - 1].distance;
+}
+
+static int is_small(const td_change_t *c)
+{
+	return c->status == TD_STATUS_MODIFIED && !c->matches_version && c->upstream && c->target &&
+	       c->upstream->type == TD_ENTRY_FILE && c->target->type == TD_ENTRY_FILE &&
+	       c->origin_kind == TD_ORIGIN_SAME_PATH && !c->fallback && c->cosmetic != TD_COSMETIC_YES &&
+	       c->upstream->size_bytes < TD_LINES_SMALL_FILE_BYTES &&
+	       c->target->size_bytes < TD_LINES_SMALL_FILE_BYTES;
+}
+
+int td_lines_score_small(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err)
+{
+	td_pair_t *p = NULL;
+	size_t n = 0, *at = NULL;
+	const char *why = NULL;
+	int rc;
+
+	r->small_unscored = NULL;
+	for (size_t i = 0; i < r->count; i++)
+		n += is_small(&r->changes[i]);
+	if (!n)
+		return TD_OK;
+	if (!(p = td_malloc_array(n, sizeof(*p))) || !(at = td_malloc_array(n, sizeof(*at)))) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
+	n = 0;
+	for (size_t i = 0; i < r->count; i++)
+		if (is_small(&r->changes[i])) {
+			memset(&p[n], 0, sizeof(p[n]));
+			p[n].up = r->changes[i].upstream;
+			p[n].tg = r->changes[i].target;
+			p[n].mode = TD_PAIR_LINES;
+			at[n++] = i;
+		}
+	if ((rc = td_pairs_diff(r, p, n, opts, &why, err)))
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		td_change_t *c = &r->changes[at[k]];
+		uint64_t lines = p[k].d.old_lines + p[k].d.new_lines;
+		if (p[k].missing || p[k].d.binary || !lines)
+			continue;
+		c->distance = td_lines_distance((double)(p[k].d.added + p[k].d.removed) / (double)lines);
+		c->fallback = 0;
+		c->scored_by_lines = 1;
+		c->cls = td_classify(c->distance, &r->thresholds);
+		c->risk = c->distance * c->weight;
+	}
+	r->small_unscored = why;
+	td_result_update_totals(r);
+out:
+	free(p);
+	free(at);
+	return rc;
 }

@@ -9,6 +9,7 @@
 #include "treedrift/origin.h"
 #include "tlsh_spec.h"
 #include "internal.h"
+#include "pairs.h"
 
 /* The header terms of the TLSH distance bound it from below: lvalues d
  * apart (circularly) add d when d <= 1, else d * TLSH_LENGTH_MULT; quartile
@@ -16,6 +17,14 @@
  * keeps the digests in cells by (lvalue, q1 ratio, q2 ratio) and visits
  * only the cells whose bound is within the search's. */
 #define NCELLS (TLSH_RANGE_LVALUE * TLSH_RANGE_QRATIO * TLSH_RANGE_QRATIO)
+
+/* Verified copies also diff, beyond TLSH's candidates, up to this many
+ * upstream files named like the added file: in its directory with the same
+ * extension and the most similar name (stm32mp157d-ev1.dts for
+ * stm32mp157f-ev1.dts), and with its very name elsewhere (stm32mp2/cpu.c for
+ * cpu.c). Templated files sit near many look-alikes by TLSH, so that their
+ * real origin is often not among the nearest few; their names say it. */
+#define TD_NAME_CANDIDATES 2
 
 /* Below this many queries one thread does all: starting more costs more. */
 #define MIN_QUERIES_PER_THREAD 16
@@ -29,6 +38,10 @@ void td_origin_opts_init(td_origin_opts_t *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->copy_threshold = TD_DEFAULT_COPY_THRESHOLD;
+	o->verify = 1;
+	o->copy_bound = TD_DEFAULT_COPY_BOUND;
+	o->copy_candidates = TD_DEFAULT_COPY_CANDIDATES;
+	o->copy_similarity = TD_DEFAULT_COPY_SIMILARITY;
 }
 
 int td_version_label_cmp(const char *a, const char *b)
@@ -126,11 +139,38 @@ void td_tlsh_index_free(td_tlsh_index_t *ix)
 	free(ix);
 }
 
+/* The k best so far, by (distance, index). */
 typedef struct nn_best {
-	int dist;
-	size_t index;
+	size_t k, n;
+	int dist[TD_COPY_CANDIDATES_MAX];
+	size_t index[TD_COPY_CANDIDATES_MAX];
 	uint64_t distances;
 } nn_best_t;
+
+/* The bound a digest must meet to enter: the limit until k are found,
+ * then the k-th distance (an equal one enters with a lower index). */
+static int bound_now(const nn_best_t *b, int limit)
+{
+	return b->n < b->k || b->dist[b->k - 1] > limit ? limit : b->dist[b->k - 1];
+}
+
+static void nn_insert(nn_best_t *b, int d, size_t index)
+{
+	size_t at = b->n;
+
+	while (at > 0 && (d < b->dist[at - 1] || (d == b->dist[at - 1] && index < b->index[at - 1])))
+		at--;
+	if (at >= b->k)
+		return;
+	for (size_t i = b->n < b->k ? b->n : b->k - 1; i > at; i--) {
+		b->dist[i] = b->dist[i - 1];
+		b->index[i] = b->index[i - 1];
+	}
+	b->dist[at] = d;
+	b->index[at] = index;
+	if (b->n < b->k)
+		b->n++;
+}
 
 static void visit_cell(const td_tlsh_index_t *ix, size_t c, const td_tlsh_t *q, int limit,
 		       size_t skip, nn_best_t *b)
@@ -139,14 +179,11 @@ static void visit_cell(const td_tlsh_index_t *ix, size_t c, const td_tlsh_t *q, 
 
 	b->distances += (uint64_t)(end - e);
 	for (; e < end; e++) {
-		int lim = b->dist <= limit ? b->dist : limit;
+		int lim = bound_now(b, limit);
 		int d = td_tlsh_distance_bounded(q, &e->h, ix->len_diff, lim);
 		if (d > lim || e->index == skip)
 			continue;
-		if (d < b->dist || e->index < b->index) {
-			b->dist = d;
-			b->index = e->index;
-		}
+		nn_insert(b, d, e->index);
 	}
 }
 
@@ -164,11 +201,6 @@ static int length_bound(int dl)
 static int ratio_bound(int dq)
 {
 	return dq <= 1 ? dq : (dq - 1) * TLSH_QRATIO_MULT;
-}
-
-static int bound_now(const nn_best_t *b, int limit)
-{
-	return b->dist <= limit ? b->dist : limit;
 }
 
 /* Visit the cells of one lvalue whose ratio bounds, added to base, stay
@@ -189,31 +221,55 @@ static void visit_lvalue(const td_tlsh_index_t *ix, int lv, int base, const td_t
 	}
 }
 
-int td_tlsh_index_nearest(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
-			  size_t *found, uint64_t *distances)
+static void nn_search(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip, nn_best_t *b)
 {
-	nn_best_t b = { limit + 1, SIZE_MAX, 0 };
-
 	if (limit >= 0 && !ix->len_diff) {
 		for (int lv = 0; lv < TLSH_RANGE_LVALUE; lv++)
-			visit_lvalue(ix, lv, 0, q, limit, skip, &b);
+			visit_lvalue(ix, lv, 0, q, limit, skip, b);
 	} else if (limit >= 0) {
 		/* Nearest lvalues first, so that the bound tightens early; one
 		 * whose length term alone exceeds it ends the search. */
 		for (int dl = 0; dl <= TLSH_RANGE_LVALUE / 2; dl++) {
 			int base = length_bound(dl);
-			if (base > bound_now(&b, limit))
+			if (base > bound_now(b, limit))
 				break;
-			visit_lvalue(ix, (q->lvalue + dl) % TLSH_RANGE_LVALUE, base, q, limit, skip, &b);
+			visit_lvalue(ix, (q->lvalue + dl) % TLSH_RANGE_LVALUE, base, q, limit, skip, b);
 			if (dl && dl != TLSH_RANGE_LVALUE / 2)
 				visit_lvalue(ix, (q->lvalue + TLSH_RANGE_LVALUE - dl) % TLSH_RANGE_LVALUE, base, q,
-					     limit, skip, &b);
+					     limit, skip, b);
 		}
 	}
+}
+
+size_t td_tlsh_index_nearest_k(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
+			       size_t k, size_t *found, int *dist, uint64_t *distances)
+{
+	nn_best_t b;
+
+	memset(&b, 0, sizeof(b));
+	b.k = k < 1 ? 1 : k > TD_COPY_CANDIDATES_MAX ? TD_COPY_CANDIDATES_MAX : k;
+	nn_search(ix, q, limit, skip, &b);
 	if (distances)
 		*distances += b.distances;
-	*found = b.index;
-	return b.index == SIZE_MAX ? limit + 1 : b.dist;
+	for (size_t i = 0; i < b.n; i++) {
+		found[i] = b.index[i];
+		dist[i] = b.dist[i];
+	}
+	return b.n;
+}
+
+int td_tlsh_index_nearest(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip,
+			  size_t *found, uint64_t *distances)
+{
+	size_t idx;
+	int d;
+
+	if (!td_tlsh_index_nearest_k(ix, q, limit, skip, 1, &idx, &d, distances)) {
+		*found = SIZE_MAX;
+		return limit + 1;
+	}
+	*found = idx;
+	return d;
 }
 
 /* ---- td_origin_find ---- */
@@ -271,8 +327,11 @@ typedef struct query {
 	td_change_t *c;
 	int limit;
 	size_t skip;
-	size_t found;
-	int dist;
+	size_t k;                 /* candidates wanted */
+	size_t n;                 /* found */
+	size_t found[TD_COPY_CANDIDATES_MAX + 2 * TD_NAME_CANDIDATES];
+	int dist[TD_COPY_CANDIDATES_MAX + 2 * TD_NAME_CANDIDATES];
+	int verify;               /* 1: the candidates are diffed */
 } query_t;
 
 typedef struct search {
@@ -288,8 +347,8 @@ static void *search_run(void *arg)
 
 	for (size_t i = s->begin; i < s->end; i++) {
 		query_t *q = &s->q[i];
-		q->dist = td_tlsh_index_nearest(s->ix, &q->c->target->digest.tlsh, q->limit, q->skip,
-						&q->found, &s->distances);
+		q->n = td_tlsh_index_nearest_k(s->ix, &q->c->target->digest.tlsh, q->limit, q->skip, q->k,
+					       q->found, q->dist, &s->distances);
 	}
 	return NULL;
 }
@@ -347,6 +406,9 @@ static void set_origin(td_change_t *c, td_origin_kind_t kind, const td_file_t *f
 	c->origin = from;
 	c->distance = dist;
 	c->fallback = 0;
+	c->scored_by_lines = 0;
+	c->has_similarity = kind == TD_ORIGIN_MOVED;
+	c->similarity = kind == TD_ORIGIN_MOVED ? 1.0 : 0.0;
 	c->cls = td_classify(dist, t);
 	c->risk = dist * c->weight;
 }
@@ -401,6 +463,198 @@ static int upstream_set_build(upstream_set_t *u, const td_result_t *r, td_error_
 	return TD_OK;
 }
 
+/* ---- candidates by name ---- */
+
+typedef struct by_name {
+	const char *name;   /* the basename */
+	size_t len;
+	size_t index;       /* into the upstream set */
+} by_name_t;
+
+/* The last c in p[0..n), or NULL. */
+static const char *last_byte(const char *p, int c, size_t n)
+{
+	while (n--)
+		if (p[n] == c)
+			return p + n;
+	return NULL;
+}
+
+static const char *base_name(const td_file_t *f, size_t *len)
+{
+	const char *slash = last_byte(f->path, '/', f->path_len);
+	const char *b = slash ? slash + 1 : f->path;
+
+	*len = f->path_len - (size_t)(b - f->path);
+	return b;
+}
+
+static int by_name_cmp(const void *pa, const void *pb)
+{
+	const by_name_t *a = pa, *b = pb;
+	int c = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len);
+
+	if (c)
+		return c;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static size_t common_prefix(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t n = 0;
+
+	while (n < an && n < bn && a[n] == b[n])
+		n++;
+	return n;
+}
+
+static size_t common_suffix(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t n = 0;
+
+	while (n < an && n < bn && a[an - 1 - n] == b[bn - 1 - n])
+		n++;
+	return n;
+}
+
+static const char *extension(const char *name, size_t len, size_t *elen)
+{
+	const char *dot = last_byte(name, '.', len);
+
+	*elen = dot ? len - (size_t)(dot - name) : 0;
+	return dot ? dot : name + len;
+}
+
+static int has_candidate(const query_t *q, size_t index)
+{
+	for (size_t i = 0; i < q->n; i++)
+		if (q->found[i] == index)
+			return 1;
+	return 0;
+}
+
+static void add_candidate(query_t *q, const upstream_set_t *u, size_t index, int len_diff)
+{
+	if (has_candidate(q, index))
+		return;
+	q->found[q->n] = index;
+	q->dist[q->n++] = td_tlsh_distance(&q->c->target->digest.tlsh, &u->digests[index], len_diff);
+}
+
+/* The TD_NAME_CANDIDATES files of t's directory with t's extension whose
+ * names share the longest start and end with t's (at least half the shorter
+ * name's length; ties: path order). */
+static void same_dir_candidates(query_t *q, const upstream_set_t *u, int len_diff)
+{
+	const td_file_t *t = q->c->target;
+	size_t tn, dn, te, best[TD_NAME_CANDIDATES], score[TD_NAME_CANDIDATES] = { 0 }, nb = 0;
+	const char *tb = base_name(t, &tn), *tx = extension(tb, tn, &te);
+	size_t lo = 0, hi = u->n;
+
+	dn = (size_t)(tb - t->path);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (td_path_cmp(u->files[mid]->path, u->files[mid]->path_len, t->path, dn) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < u->n; i++) {
+		const td_file_t *f = u->files[i];
+		size_t fn, fe, sc, shorter;
+		const char *fb, *fx;
+		if (f->path_len < dn || memcmp(f->path, t->path, dn))
+			break;
+		if (memchr(f->path + dn, '/', f->path_len - dn))
+			continue;
+		fb = base_name(f, &fn);
+		fx = extension(fb, fn, &fe);
+		if (fe != te || memcmp(fx, tx, te))
+			continue;
+		shorter = fn < tn ? fn : tn;
+		sc = common_prefix(fb, fn, tb, tn);
+		sc += common_suffix(fb + sc, fn - sc, tb + sc, tn - sc);
+		if (2 * sc < shorter)
+			continue;
+		/* keep the best TD_NAME_CANDIDATES, highest score first */
+		size_t at = nb;
+		while (at > 0 && sc > score[at - 1])
+			at--;
+		if (at >= TD_NAME_CANDIDATES)
+			continue;
+		for (size_t k = nb < TD_NAME_CANDIDATES ? nb : TD_NAME_CANDIDATES - 1; k > at; k--) {
+			best[k] = best[k - 1];
+			score[k] = score[k - 1];
+		}
+		best[at] = i;
+		score[at] = sc;
+		if (nb < TD_NAME_CANDIDATES)
+			nb++;
+	}
+	for (size_t k = 0; k < nb; k++)
+		add_candidate(q, u, best[k], len_diff);
+}
+
+/* The TD_NAME_CANDIDATES files elsewhere with t's very name, those whose
+ * directories share the most with t's first. */
+static void same_name_candidates(query_t *q, const upstream_set_t *u, const by_name_t *names, int len_diff)
+{
+	const td_file_t *t = q->c->target;
+	by_name_t key;
+	size_t lo = 0, hi = u->n, best[TD_NAME_CANDIDATES], score[TD_NAME_CANDIDATES] = { 0 }, nb = 0;
+
+	key.name = base_name(t, &key.len);
+	key.index = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (by_name_cmp(&names[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < u->n && names[i].len == key.len && !memcmp(names[i].name, key.name, key.len); i++) {
+		const td_file_t *f = u->files[names[i].index];
+		size_t sc = common_prefix(f->path, f->path_len, t->path, t->path_len) + 1, at = nb;
+		while (at > 0 && sc > score[at - 1])
+			at--;
+		if (at >= TD_NAME_CANDIDATES)
+			continue;
+		for (size_t k = nb < TD_NAME_CANDIDATES ? nb : TD_NAME_CANDIDATES - 1; k > at; k--) {
+			best[k] = best[k - 1];
+			score[k] = score[k - 1];
+		}
+		best[at] = names[i].index;
+		score[at] = sc;
+		if (nb < TD_NAME_CANDIDATES)
+			nb++;
+	}
+	for (size_t k = 0; k < nb; k++)
+		add_candidate(q, u, best[k], len_diff);
+}
+
+static int add_name_candidates(query_t *q, size_t nq, const upstream_set_t *u, int len_diff, td_error_t *err)
+{
+	by_name_t *names;
+
+	if (!(names = td_malloc_array(u->n ? u->n : 1, sizeof(*names))))
+		return td_error_set(err, TD_ENOMEM, "out of memory finding origins");
+	for (size_t i = 0; i < u->n; i++) {
+		names[i].name = base_name(u->files[i], &names[i].len);
+		names[i].index = i;
+	}
+	qsort(names, u->n, sizeof(*names), by_name_cmp);
+	for (size_t i = 0; i < nq; i++) {
+		if (!q[i].verify)
+			continue;
+		same_dir_candidates(&q[i], u, len_diff);
+		same_name_candidates(&q[i], u, names, len_diff);
+	}
+	free(names);
+	return TD_OK;
+}
+
 /* The candidate index of upstream file f, or SIZE_MAX when it is none. */
 static size_t candidate_of(const upstream_set_t *u, const td_file_t *f)
 {
@@ -417,6 +671,74 @@ static size_t candidate_of(const upstream_set_t *u, const td_file_t *f)
 			hi = mid;
 	}
 	return SIZE_MAX;
+}
+
+/* The verified queries: diff each with its candidates and keep the most
+ * similar one at copy_similarity or more (ties: the nearer, as found). With
+ * no candidate content to diff, the nearest within copy_threshold, as
+ * without verification. */
+static int verify_candidates(td_result_t *r, const td_origin_opts_t *o, const upstream_set_t *u, query_t *q,
+			     size_t nq, td_origin_stats_t *st, td_error_t *err)
+{
+	td_lines_opts_t lo;
+	td_pair_t *p = NULL;
+	size_t np = 0, at = 0;
+	const char *why = NULL;
+	int rc;
+
+	for (size_t i = 0; i < nq; i++)
+		np += q[i].verify ? q[i].n : 0;
+	if (!np)
+		return TD_OK;
+	if (!(p = td_malloc_array(np, sizeof(*p))))
+		return td_error_set(err, TD_ENOMEM, "out of memory verifying copies");
+	for (size_t i = 0; i < nq; i++)
+		for (size_t j = 0; q[i].verify && j < q[i].n; j++, at++) {
+			memset(&p[at], 0, sizeof(p[at]));
+			p[at].up = u->files[q[i].found[j]];
+			p[at].tg = q[i].c->target;
+			p[at].mode = TD_PAIR_SIMILARITY;
+			p[at].floor = o->copy_similarity;
+		}
+	td_lines_opts_init(&lo);
+	lo.jobs = o->threads;
+	if ((rc = td_pairs_diff(r, p, np, &lo, &why, err)))
+		goto out;
+	at = 0;
+	for (size_t i = 0; i < nq; i++) {
+		size_t best = SIZE_MAX, measured = 0;
+		if (!q[i].verify)
+			continue;
+		for (size_t j = 0; j < q[i].n; j++, at++) {
+			const td_pair_t *pj = &p[at];
+			if (pj->missing || pj->sim.binary)
+				continue;
+			measured++;
+			if (pj->sim.bounded)
+				continue;
+			if (pj->sim.value >= o->copy_similarity &&
+			    (best == SIZE_MAX || pj->sim.value > p[at - j + best].sim.value))
+				best = j;
+		}
+		st->verified += measured;
+		if (best != SIZE_MAX) {
+			td_change_t *c = q[i].c;
+			set_origin(c, TD_ORIGIN_COPIED, u->files[q[i].found[best]], q[i].dist[best], &r->thresholds);
+			c->has_similarity = 1;
+			c->similarity = p[at - q[i].n + best].sim.value;
+			st->copied++;
+		} else if (!measured && q[i].n && q[i].dist[0] <= o->copy_threshold) {
+			set_origin(q[i].c, TD_ORIGIN_COPIED, u->files[q[i].found[0]], q[i].dist[0], &r->thresholds);
+			st->copied++;
+			st->unverified++;
+		}
+	}
+	if (st->unverified && why && !r->copies_unverified)
+		r->copies_unverified = why;
+	rc = TD_OK;
+out:
+	free(p);
+	return rc;
 }
 
 int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t *stats, td_error_t *err)
@@ -458,6 +780,14 @@ int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t 
 		q[nq].c = c;
 		q[nq].limit = o->copy_threshold;
 		q[nq].skip = SIZE_MAX;
+		q[nq].k = 1;
+		q[nq].verify = o->verify && c->status == TD_STATUS_ADDED;
+		if (q[nq].verify) {
+			q[nq].limit = o->copy_bound;
+			q[nq].k = o->copy_candidates ? o->copy_candidates : TD_DEFAULT_COPY_CANDIDATES;
+			if (q[nq].k > TD_COPY_CANDIDATES_MAX)
+				q[nq].k = TD_COPY_CANDIDATES_MAX;
+		}
 		if (c->status == TD_STATUS_MODIFIED) {
 			/* Only an origin nearer than its own path's file is news. */
 			if (c->distance - 1 < q[nq].limit)
@@ -472,11 +802,15 @@ int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t 
 		if ((rc = td_tlsh_index_new(&ix, u.digests, u.n, r->len_diff, err)))
 			goto out;
 		st.distances = run_queries(ix, q, nq, search_threads(o, nq));
+		if ((rc = add_name_candidates(q, nq, &u, r->len_diff, err)))
+			goto out;
 	}
+	if ((rc = verify_candidates(r, o, &u, q, nq, &st, err)))
+		goto out;
 	for (size_t i = 0; i < nq; i++) {
-		if (q[i].found == SIZE_MAX)
+		if (q[i].verify || !q[i].n)
 			continue;
-		set_origin(q[i].c, TD_ORIGIN_COPIED, u.files[q[i].found], q[i].dist, &r->thresholds);
+		set_origin(q[i].c, TD_ORIGIN_COPIED, u.files[q[i].found[0]], q[i].dist[0], &r->thresholds);
 		st.copied++;
 	}
 	td_result_update_totals(r);

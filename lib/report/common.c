@@ -297,3 +297,21 @@ int td_report_patch_refs(size_t **out, const td_patch_set_t *s, const td_result_
 	*out = map;
 	return TD_OK;
 }
+
+const char *td_report_scored_by(const td_change_t *c)
+{
+	if (!td_report_is_scored(c))
+		return NULL;
+	if (c->scored_by_lines)
+		return "lines";
+	return c->fallback ? "fallback" : "tlsh";
+}
+
+const char *td_report_similarity(char out[TD_REPORT_NUM_MAX], const td_change_t *c)
+{
+	out[0] = '\0';
+	if (c->has_similarity && c->origin &&
+	    (c->origin_kind == TD_ORIGIN_MOVED || c->origin_kind == TD_ORIGIN_COPIED))
+		td_report_fixed(out, c->similarity, 2);
+	return out;
+}

@@ -17,7 +17,7 @@
  * are only ever appended. */
 static const char csv_header[] =
 	"path,status,class,distance,fallback,size,upstream_size,origin,origin_distance,"
-	"matches_version,policy_class,risk,built,version_match,lines,lines_added,lines_removed,cosmetic\r\n";
+	"matches_version,policy_class,risk,built,version_match,lines,lines_added,lines_removed,cosmetic,similarity,scored_by\r\n";
 
 static int needs_quotes(const char *s, size_t len)
 {
@@ -85,6 +85,7 @@ static void csv_row(FILE *f, const td_change_t *c, int policy, int neutralise)
 	int scored = td_report_is_scored(c);
 	int has_origin = c->origin &&
 			 (c->origin_kind == TD_ORIGIN_MOVED || c->origin_kind == TD_ORIGIN_COPIED);
+	char num[TD_REPORT_NUM_MAX];
 
 	csv_field(f, file->path, file->path_len, 1, neutralise);
 	csv_cstr(f, td_status_name(c->status), neutralise);
@@ -123,6 +124,8 @@ static void csv_row(FILE *f, const td_change_t *c, int policy, int neutralise)
 		fputs(",,", f);
 	}
 	csv_cstr(f, td_cosmetic_name(c->cosmetic), neutralise);
+	fprintf(f, ",%s", td_report_similarity(num, c));
+	csv_cstr(f, td_report_scored_by(c), neutralise);
 	fputs("\r\n", f);
 }
 

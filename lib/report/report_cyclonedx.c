@@ -116,7 +116,12 @@ static void file_component(FILE *f, const td_result_t *r, const td_change_t *c, 
 	if (!td_utf8_valid(file->path, file->path_len))
 		property_hex(f, &first, "path_bytes", file->path, file->path_len);
 	if (c->origin_kind == TD_ORIGIN_MOVED || c->origin_kind == TD_ORIGIN_COPIED)
+	{
+		char sim[TD_REPORT_NUM_MAX];
 		property_c(f, &first, "origin", c->origin_kind == TD_ORIGIN_MOVED ? "moved" : "copied");
+		if (*td_report_similarity(sim, c))
+			property_c(f, &first, "similarity", sim);
+	}
 	if (c->matches_version) {
 		property_c(f, &first, "matches_version", c->matches_version);
 		property_c(f, &first, "version_match", td_version_match_name(c->version_match));

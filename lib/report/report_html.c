@@ -727,8 +727,11 @@ static void write_row(FILE *f, const td_change_t *c, int policy, const td_file_p
 	write_lines(f, c);
 	fputs("<td>", f);
 	if (c->origin && (c->origin_kind == TD_ORIGIN_MOVED || c->origin_kind == TD_ORIGIN_COPIED)) {
+		char sim[TD_REPORT_NUM_MAX];
 		html_path(f, c->origin);
 		fputs(c->origin_kind == TD_ORIGIN_MOVED ? " (moved)" : " (copied)", f);
+		if (c->origin_kind == TD_ORIGIN_COPIED && *td_report_similarity(sim, c))
+			fprintf(f, " similarity %s", sim);
 	}
 	if (c->matches_version) {
 		fputs(c->version_match == TD_VERSION_MATCH_ROLLBACK ? " rollback to " : " backport of ", f);

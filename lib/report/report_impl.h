@@ -28,6 +28,14 @@ const char *td_report_status_word(const td_change_t *c);
 /* 1 when the change has a distance and a class: modified or added. */
 int td_report_is_scored(const td_change_t *c);
 
+/* What scored a scored change: "tlsh", "fallback" (the sketches) or "lines"
+ * (a small file's line diff); NULL when unscored. */
+const char *td_report_scored_by(const td_change_t *c);
+
+/* The similarity of a copied or moved file with its origin, two decimals
+ * ("0.87"), or "" when it was not measured. Returns out. */
+const char *td_report_similarity(char out[TD_REPORT_NUM_MAX], const td_change_t *c);
+
 /* 1 when a path policy was applied: some change has a policy_class. */
 int td_report_has_policy(const td_result_t *r);
 

@@ -126,11 +126,12 @@ static void json_totals(FILE *f, const td_totals_t *t, int build_info)
 		"    \"lines_missing\": %" PRIu64 ",\n"
 		"    \"cosmetic\": %" PRIu64 ",\n"
 		"    \"cosmetic_unknown\": %" PRIu64 ",\n"
+		"    \"lines_scored\": %" PRIu64 ",\n"
 		"    \"total_risk\": ",
 		t->identical, t->modified, t->added, t->removed, t->skipped, t->mismatched,
 		t->added_bytes, t->removed_bytes, t->modified_distance, t->added_distance,
 		t->total_distance, t->fallback_scored, t->lines_added, t->lines_removed,
-		t->lines_binary, t->lines_missing, t->cosmetic, t->cosmetic_unknown);
+		t->lines_binary, t->lines_missing, t->cosmetic, t->cosmetic_unknown, t->lines_scored);
 	json_decimal(f, t->total_risk, 1, 0);
 	fputs(",\n    \"classes\": {", f);
 	for (td_class_t cls = TD_CLASS_CLEAN; cls < TD_CLASS_COUNT; cls++)
@@ -266,8 +267,13 @@ static void json_origin(FILE *f, const td_change_t *c)
 	}
 	fputc('{', f);
 	json_path_fields(f, "path", c->origin->path, c->origin->path_len);
-	fprintf(f, ", \"kind\": \"%s\", \"distance\": %d}",
+	fprintf(f, ", \"kind\": \"%s\", \"distance\": %d, \"similarity\": ",
 		c->origin_kind == TD_ORIGIN_MOVED ? "moved" : "copied", c->distance);
+	if (c->has_similarity)
+		json_decimal(f, c->similarity, 3, 0);
+	else
+		fputs("null", f);
+	fputc('}', f);
 }
 
 static void json_built(FILE *f, const td_change_t *c)
@@ -518,6 +524,8 @@ static void json_change(FILE *f, const td_change_t *c, int policy, int build_inf
 		fputs(", \"distance\": null", f);
 	fputs(", \"fallback\": ", f);
 	json_bool(f, scored && c->fallback);
+	fputs(", \"scored_by\": ", f);
+	json_cstr(f, td_report_scored_by(c));
 	fprintf(f, ", \"size\": %" PRIu64, file->size_bytes);
 	if (c->upstream)
 		fprintf(f, ", \"upstream_size\": %" PRIu64, c->upstream->size_bytes);

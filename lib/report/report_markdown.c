@@ -53,8 +53,11 @@ static void md_meta(FILE *f, const char *side, const td_tree_t *t)
 static void md_origin(FILE *f, const td_change_t *c)
 {
 	if (c->origin && (c->origin_kind == TD_ORIGIN_MOVED || c->origin_kind == TD_ORIGIN_COPIED)) {
+		char sim[TD_REPORT_NUM_MAX];
 		md_text(f, c->origin->path, c->origin->path_len);
 		fputs(c->origin_kind == TD_ORIGIN_MOVED ? " (moved)" : " (copied)", f);
+		if (c->origin_kind == TD_ORIGIN_COPIED && *td_report_similarity(sim, c))
+			fprintf(f, " similarity %s", sim);
 	} else if (c->status == TD_STATUS_MODIFIED && c->upstream) {
 		fputs("same path", f);
 	} else {

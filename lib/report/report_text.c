@@ -225,9 +225,13 @@ static void put_annotations(FILE *f, const td_change_t *c, int policy)
 		put_file_path(f, c->origin);
 		fputc(')', f);
 	} else if (c->origin && c->origin_kind == TD_ORIGIN_COPIED) {
+		char sim[TD_REPORT_NUM_MAX];
 		fputs("  (copied from ", f);
 		put_file_path(f, c->origin);
-		fprintf(f, ", distance %d)", c->distance);
+		fprintf(f, ", distance %d", c->distance);
+		if (*td_report_similarity(sim, c))
+			fprintf(f, ", similarity %s", sim);
+		fputc(')', f);
 	}
 	if (c->matches_version) {
 		fputs(c->version_match == TD_VERSION_MATCH_ROLLBACK ? "  (rollback to " : "  (backport of ", f);
@@ -269,7 +273,7 @@ static void put_change(FILE *f, const td_change_t *c, const td_view_t *v, int po
 	fprintf(f, "  %-*s ", STATUS_WIDTH, td_report_status_word(c));
 	put_class(f, c->cls, v->color, CLASS_WIDTH);
 	if (td_report_is_scored(c))
-		fprintf(f, " %4d%c ", c->distance, c->fallback ? '*' : ' ');
+		fprintf(f, " %4d%c ", c->distance, c->scored_by_lines ? '~' : c->fallback ? '*' : ' ');
 	else
 		fprintf(f, " %4s  ", "-");
 	put_file_path(f, td_report_change_file(c));
@@ -308,7 +312,7 @@ static void put_list(FILE *f, const td_result_t *r, const size_t *idx, size_t n,
 {
 	uint64_t mismatched = r->totals.mismatched;
 	size_t listed = 0;
-	int fallback = 0;
+	int fallback = 0, by_lines = 0;
 
 	for (size_t i = 0; i < n; i++)
 		if (r->changes[idx[i]].status != TD_STATUS_SKIPPED)
@@ -322,10 +326,14 @@ static void put_list(FILE *f, const td_result_t *r, const size_t *idx, size_t n,
 		if (c->status == TD_STATUS_SKIPPED)
 			continue;
 		put_change(f, c, v, policy, td_provenance_find(prov, idx[i]));
-		fallback |= td_report_is_scored(c) && c->fallback;
+		fallback |= td_report_is_scored(c) && c->fallback && !c->scored_by_lines;
+		by_lines |= td_report_is_scored(c) && c->scored_by_lines;
 	}
 	if (fallback)
 		fputs("  * scored by the fallback: no TLSH digest on one side\n", f);
+	if (by_lines)
+		fprintf(f, "  ~ scored from the line diff: a small file (under %d bytes), where TLSH is unreliable\n",
+			TD_LINES_SMALL_FILE_BYTES);
 }
 
 static void put_skipped(FILE *f, const td_result_t *r, const size_t *idx, size_t n)
@@ -445,6 +453,10 @@ static void put_totals(FILE *f, const td_result_t *r, const td_view_t *v, int po
 	fputc('\n', f);
 	put_count(f, "fallback-scored", NULL, t->fallback_scored);
 	fputc('\n', f);
+	if (t->lines_scored) {
+		put_count(f, "line-scored", NULL, t->lines_scored);
+		fputc('\n', f);
+	}
 	if (policy) {
 		char risk[TD_REPORT_NUM_MAX];
 		td_report_fixed(risk, t->total_risk, 1);

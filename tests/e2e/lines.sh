@@ -114,7 +114,7 @@ check_eq "repository gone: the reason once" \
 	"$(grep -c "^line counts missing: upstream is a database without its repository ('$repo' is gone)\$" "$TMP/text")" 1
 grep -qF 'src/f0.c  (lines missing)' "$TMP/text" && ok || fail "text report: missing counts not said"
 "$TD" compare -q git.db d2 --format csv >"$TMP/got.csv" || true
-tr -d '\r' <"$TMP/got.csv" | grep -q '^src/f0.c,modified,.*,missing,,,no$' && ok || fail "csv: missing counts"
+tr -d '\r' <"$TMP/got.csv" | grep -q '^src/f0.c,modified,.*,missing,,,no,,tlsh$' && ok || fail "csv: missing counts"
 mv "$TMP/moved" "$repo"
 
 # a database scanned from a directory reads the files where they were, each

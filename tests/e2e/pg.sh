@@ -154,15 +154,17 @@ head -c 12000000 /dev/urandom >big.bin
 (cd big && split -b 3000 -a 4 ../big.bin f)
 rm big.bin
 "$TD" scan -q big -o "$MANY" --label big --jobs 1 & pid=$!
-# Freeze the writer as soon as it holds the label's lock, so that it is
-# mid-way, whatever the machine's speed, while the second writer runs.
+# Freeze the writer as soon as it holds the label's lock (key 2 is the
+# label's hash; 0 is the schema lock, which a frozen writer must not hold),
+# so that it is mid-way, whatever the machine's speed, while the second
+# writer runs.
 for _ in $(seq 200); do
-	[ "$(PGDB=many pg_psql -tA -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" -gt 0 ] && break
+	[ "$(PGDB=many pg_psql -tA -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid <> 0")" -gt 0 ] && break
 	sleep 0.05
 done
 kill -STOP "$pid" 2>/dev/null || true
 committed=$("$TD" versions "$MANY" | grep -c '^big ' || true)
-s=0; "$TD" scan -q "$EX/vendor" -o "$MANY" --label big 2>err || s=$?
+s=0; timeout 120 "$TD" scan -q "$EX/vendor" -o "$MANY" --label big 2>err || s=$?
 kill -9 "$pid" 2>/dev/null || true
 wait "$pid" 2>/dev/null || true
 if [ "$committed" = 0 ]; then

@@ -448,7 +448,7 @@ static char *expected_paths(const td_result_t *r, const td_view_t *v, int with_o
 		const td_change_t *c = &r->changes[idx[i]];
 		const td_file_t *file = c->target ? c->target : c->upstream;
 		if (with_origin)
-			fputs("18 ", f);
+			fputs("20 ", f);
 		hex_append(f, file->path, file->path_len);
 		if (with_origin) {
 			fputc(' ', f);
@@ -826,7 +826,7 @@ static void test_json(void)
 	CHECK(strstr(out, "\"total_risk\": null,") != NULL);
 	free(out);
 	out = render(td_report_csv, &r, &v, &len);
-	CHECK(strstr(out, "\r\nkernel/sched/core.c,modified,dirty,312,0,310000,300000,,,,core,,yes,,counted,410,95,\r\n") != NULL);
+	CHECK(strstr(out, "\r\nkernel/sched/core.c,modified,dirty,312,0,310000,300000,,,,core,,yes,,counted,410,95,,,tlsh\r\n") != NULL);
 	free(out);
 	fixture_release(&r);
 
@@ -854,7 +854,8 @@ static const char csv_check_py[] =
 	"    raw = fh.read()\n"
 	"rows = list(csv.reader(io.StringIO(raw, newline=''), strict=True))\n"
 	"header = 'path,status,class,distance,fallback,size,upstream_size,origin,origin_distance,' \\\n"
-	"    'matches_version,policy_class,risk,built,version_match,lines,lines_added,lines_removed,cosmetic'.split(',')\n"
+	"    'matches_version,policy_class,risk,built,version_match,lines,lines_added,lines_removed,cosmetic,' \\\n"
+	"    'similarity,scored_by'.split(',')\n"
 	"assert rows[0] == header, rows[0]\n"
 	"again = io.StringIO(newline='')\n"
 	"csv.writer(again, lineterminator='\\r\\n').writerows(rows)\n"
@@ -880,7 +881,7 @@ static void test_csv(void)
 	out = render(td_report_csv, &r, &v, &len);
 	check_golden("csv", out, len);
 	check_csv_parses(&r, &v, out, len);
-	CHECK(strstr(out, "\r\n\"a\n\"\"<script>,\xff.c\",modified,dirty,210,1,44,40,,,,,,,,missing,,,\r\n") != NULL);
+	CHECK(strstr(out, "\r\n\"a\n\"\"<script>,\xff.c\",modified,dirty,210,1,44,40,,,,,,,,missing,,,,,fallback\r\n") != NULL);
 	free(out);
 
 	v.show_identical = 1;

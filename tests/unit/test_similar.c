@@ -1,0 +1,140 @@
+/* Line similarity for copy verification (similar.c): the prefix rename
+ * detection and its undoing, the similarity of known pairs, and the
+ * calibration that maps a changed-line fraction onto the distance scale
+ * (lines.c, td_lines_distance). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "similar.h"
+#include "treedrift/lines.h"
+
+static const char e1000[] =
+	"#include \"e1000.h\"\n"
+	"static int e1000_probe(struct e1000_adapter *adapter)\n"
+	"{\n"
+	"\tE1000_WRITE_REG(hw, E1000_CTRL, 1);\n"
+	"\tE1000_WRITE_REG(hw, E1000_STATUS, 0);\n"
+	"\treturn e1000_reset_hw(&adapter->hw);\n"
+	"}\n"
+	"static void e1000_remove(struct e1000_adapter *adapter) { }\n";
+
+static void test_rename_one_casing(void)
+{
+	/* sed 's/e1000/acme/g' leaves E1000_ alone */
+	static const char acme[] =
+		"#include \"acme.h\"\n"
+		"static int acme_probe(struct acme_adapter *adapter)\n"
+		"{\n"
+		"\tE1000_WRITE_REG(hw, E1000_CTRL, 1);\n"
+		"\tE1000_WRITE_REG(hw, E1000_STATUS, 0);\n"
+		"\treturn acme_reset_hw(&adapter->hw);\n"
+		"}\n"
+		"static void acme_remove(struct acme_adapter *adapter) { }\n";
+	td_similarity_t s;
+	td_error_t err = { 0 };
+	char *out = NULL;
+	size_t len = 0;
+
+	CHECK_INT(td_rename_detect(&s, e1000, sizeof(e1000) - 1, acme, sizeof(acme) - 1), 0);
+	CHECK_INT(s.renamed, 1);
+	CHECK_STR(s.from[0], "e1000");
+	CHECK_STR(s.to[0], "acme");
+	CHECK_INT(td_rename_apply(&out, &len, &s, acme, sizeof(acme) - 1), 0);
+	CHECK(out && len == sizeof(e1000) - 1 && !memcmp(out, e1000, len));
+	free(out);
+	CHECK_INT(td_similarity(&s, e1000, sizeof(e1000) - 1, acme, sizeof(acme) - 1, &err), 0);
+	CHECK(s.value == 1.0);
+}
+
+static void test_rename_both_casings(void)
+{
+	static const char acme[] =
+		"#include \"acme.h\"\n"
+		"static int acme_probe(struct acme_adapter *adapter)\n"
+		"{\n"
+		"\tACME_WRITE_REG(hw, ACME_CTRL, 1);\n"
+		"\tACME_WRITE_REG(hw, ACME_STATUS, 0);\n"
+		"\treturn acme_reset_hw(&adapter->hw);\n"
+		"}\n"
+		"static void acme_remove(struct acme_adapter *adapter) { }\n";
+	td_similarity_t s;
+	td_error_t err = { 0 };
+
+	CHECK_INT(td_rename_detect(&s, e1000, sizeof(e1000) - 1, acme, sizeof(acme) - 1), 0);
+	CHECK_INT(s.renamed, 2);
+	CHECK_STR(s.from[1], "E1000");
+	CHECK_STR(s.to[1], "ACME");
+	CHECK_INT(td_similarity(&s, e1000, sizeof(e1000) - 1, acme, sizeof(acme) - 1, &err), 0);
+	CHECK(s.value == 1.0);
+}
+
+static void test_no_rename(void)
+{
+	/* templated files share their prefix: nothing is rewritten */
+	static const char a[] = "CONFIG_ARM=y\nCONFIG_SYS_PROMPT=\"evb1\"\nCONFIG_ENV_SIZE=0x1000\nCONFIG_TEE=y\n";
+	static const char b[] = "CONFIG_ARM=y\nCONFIG_SYS_PROMPT=\"evb2\"\nCONFIG_ENV_SIZE=0x2000\nCONFIG_TEE=y\n";
+	/* under TD_RENAME_MIN_USES uses: no rename either */
+	static const char c[] = "foo_a(); foo_b();\n";
+	static const char d[] = "bar_a(); bar_b();\n";
+	td_similarity_t s;
+	td_error_t err = { 0 };
+
+	CHECK_INT(td_similarity(&s, a, sizeof(a) - 1, b, sizeof(b) - 1, &err), 0);
+	CHECK_INT(s.renamed, 0);
+	CHECK(s.value == 0.5); /* 2 of 4 lines kept: 2 * 2 / 8 */
+	CHECK_INT(td_similarity(&s, c, sizeof(c) - 1, d, sizeof(d) - 1, &err), 0);
+	CHECK_INT(s.renamed, 0);
+	CHECK(s.value == 0.0);
+}
+
+static void test_edge_cases(void)
+{
+	td_similarity_t s;
+	td_error_t err = { 0 };
+
+	CHECK_INT(td_similarity(&s, "", 0, "", 0, &err), 0);
+	CHECK(s.value == 1.0);
+	CHECK_INT(td_similarity(&s, "a\n", 2, "", 0, &err), 0);
+	CHECK(s.value == 0.0);
+	CHECK_INT(td_similarity(&s, "a\0b", 3, "a\0c", 3, &err), 0);
+	CHECK_INT(s.binary, 1);
+	/* a long prefix is no prefix: over TD_RENAME_PREFIX_MAX */
+	{
+		static const char a[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_x aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_y "
+					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_z";
+		CHECK_INT(td_rename_detect(&s, a, strlen(a), "bb_x bb_y bb_z", 14), 0);
+	}
+	CHECK_INT(s.renamed, 0);
+}
+
+static void test_lines_distance(void)
+{
+	int last = -1;
+
+	CHECK_INT(td_lines_distance(0), 0);
+	CHECK_INT(td_lines_distance(-1), 0);
+	/* table rows are hit exactly */
+	CHECK_INT(td_lines_distance(0.0025), 2);
+	CHECK_INT(td_lines_distance(0.1210), 41);
+	/* between rows: linear */
+	CHECK_INT(td_lines_distance((0.1210 + 0.1718) / 2), 49);
+	/* past the last row: its distance */
+	CHECK_INT(td_lines_distance(1.0), td_lines_distance(0.99));
+	for (int i = 0; i <= 1000; i++) {
+		int d = td_lines_distance(i / 1000.0);
+		CHECK(d >= last);
+		last = d;
+	}
+}
+
+int main(void)
+{
+	test_rename_one_casing();
+	test_rename_both_casings();
+	test_no_rename();
+	test_edge_cases();
+	test_lines_distance();
+	return check_finish();
+}
