@@ -199,6 +199,8 @@ static size_t common_count(const uint64_t *a_sorted, size_t na, const uint64_t *
 {
 	size_t i = 0, j = 0, n = 0;
 
+	if (!nb)
+		return 0;
 	memcpy(scratch, b, nb * sizeof(*b));
 	qsort(scratch, nb, sizeof(*scratch), u64_cmp);
 	while (i < na && j < nb) {
