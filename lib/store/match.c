@@ -9,10 +9,10 @@
 #include "store_impl.h"
 #include "internal.h"
 
-static int version_ids(td_db_t *db, sqlite3_int64 **out, size_t *count, td_error_t *err)
+static int version_ids(td_db_t *db, int64_t **out, size_t *count, td_error_t *err)
 {
 	sqlite3_stmt *st = NULL;
-	sqlite3_int64 *ids = NULL;
+	int64_t *ids = NULL;
 	size_t n = 0, cap = 0;
 	int rc = sqlite3_prepare_v2(db->db, "SELECT id FROM version ORDER BY id", -1, &st, NULL);
 
@@ -41,23 +41,6 @@ sqlerr:
 	return rc;
 }
 
-/* Index of a version id among the ascending ids; -1 when absent. */
-static long version_index(const sqlite3_int64 *ids, size_t n, sqlite3_int64 id)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ids[mid] == id)
-			return (long)mid;
-		if (ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 /* Both use the index entry_path (path_id, content_id), whose keys end with
  * version_id: each file costs a path lookup, a content lookup and one
  * index range, and the rows come in version order. */
@@ -73,7 +56,7 @@ static const char match_link_sql[] =
 int td_sq_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_error_t *err)
 {
 	sqlite3_stmt *by_content = NULL, *by_link = NULL;
-	sqlite3_int64 *ids = NULL;
+	int64_t *ids = NULL;
 	td_db_matches_t *m;
 	size_t nids = 0, cap = 0, hits = 0;
 	int rc;
@@ -124,7 +107,7 @@ int td_sq_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_er
 		if (!st)
 			continue;
 		while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-			long v = version_index(ids, nids, sqlite3_column_int64(st, 0));
+			long v = td_db_version_index(ids, nids, sqlite3_column_int64(st, 0));
 			void *p = m->version;
 			rc = SQLITE_OK;
 			if (v < 0)

@@ -128,22 +128,8 @@ out:
 	return TD_OK;
 }
 
-enum {
-	LOAD_PATH, LOAD_TYPE, LOAD_MODE, LOAD_SIZE, LOAD_MTIME, LOAD_INO, LOAD_DEV, LOAD_LINK,
-	LOAD_GITOID, LOAD_SKIP_REASON, LOAD_SKIP_DETAIL, LOAD_CONTENT_ID, LOAD_SHA256, LOAD_CSIZE,
-	LOAD_TLSH, LOAD_TLSH_STATUS, LOAD_SKETCH_KIND, LOAD_SKETCH, LOAD_CGITOID, LOAD_SHA256_WS
-};
-
-/* Schema 1 has no sha256_ws: its rows read NULL there. */
-#define LOAD_SQL(ws)                                                                                   \
-	"SELECT p.path, e.type, e.mode, e.size, e.mtime_ns, e.ino, e.dev, e.link_target, e.gitoid,"    \
-	" e.skip_reason, e.skip_detail, e.content_id, c.sha256, c.size, c.tlsh, c.tlsh_status,"        \
-	" c.sketch_kind, c.sketch, c.gitoid, " ws                                                      \
-	" FROM entry e JOIN path p ON p.id = e.path_id"                                                 \
-	" LEFT JOIN content c ON c.id = e.content_id"                                                   \
-	" WHERE e.version_id = $1::bigint"
-static const char load_sql[] = LOAD_SQL("c.sha256_ws");
-static const char load_sql_v1[] = LOAD_SQL("NULL::bytea");
+static const char load_sql[] = TD_DB_LOAD_SQL("c.sha256_ws", "JOIN", "$1::bigint");
+static const char load_sql_v1[] = TD_DB_LOAD_SQL("NULL::bytea", "JOIN", "$1::bigint");
 
 /* The content half of a row. 0, TD_ENOMEM, or 1 when a value is malformed. */
 static int content_from_row(td_digest_t *d, const PGresult *r, int row)
@@ -392,22 +378,6 @@ static int hit_cmp(const void *a, const void *b)
 	return (x->version > y->version) - (x->version < y->version);
 }
 
-static long version_index(const int64_t *ids, size_t n, int64_t id)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ids[mid] == id)
-			return (long)mid;
-		if (ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 /* Both join the batch (unnest of arrays, with each file's place in it) to
  * path by its unique index and to entry by entry_path (path_id,
  * content_id, version_id): one index range per file. */
@@ -441,7 +411,7 @@ static int run_batch(match_ctx_t *mc, const char *sql, int nparams, const td_pg_
 	}
 	rows = PQntuples(r);
 	for (int i = 0; i < rows; i++) {
-		long v = version_index(mc->ids, mc->nids, td_pg_i64(r, i, 1));
+		long v = td_db_version_index(mc->ids, mc->nids, td_pg_i64(r, i, 1));
 		void *p = mc->hits;
 		if (v < 0)
 			continue; /* committed after this read began */

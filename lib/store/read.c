@@ -206,24 +206,9 @@ void td_db_tlsh_unpack(td_tlsh_t *h, const uint8_t in[TD_DB_TLSH_BYTES])
 	memcpy(h->body, in + 4, TD_TLSH_BODY_BYTES);
 }
 
-enum {
-	LOAD_PATH, LOAD_TYPE, LOAD_MODE, LOAD_SIZE, LOAD_MTIME, LOAD_INO, LOAD_DEV, LOAD_LINK,
-	LOAD_GITOID, LOAD_SKIP_REASON, LOAD_SKIP_DETAIL, LOAD_CONTENT_ID, LOAD_SHA256, LOAD_CSIZE,
-	LOAD_TLSH, LOAD_TLSH_STATUS, LOAD_SKETCH_KIND, LOAD_SKETCH, LOAD_CGITOID, LOAD_SHA256_WS
-};
-
-/* One query for the whole version: entries in primary-key order, each
- * joined to its path and (if any) its content. Schema 1 has no
- * sha256_ws: its rows read NULL there. */
-#define LOAD_SQL(ws)                                                                                   \
-	"SELECT p.path, e.type, e.mode, e.size, e.mtime_ns, e.ino, e.dev, e.link_target, e.gitoid,"    \
-	" e.skip_reason, e.skip_detail, e.content_id, c.sha256, c.size, c.tlsh, c.tlsh_status,"        \
-	" c.sketch_kind, c.sketch, c.gitoid, " ws                                                      \
-	" FROM entry e CROSS JOIN path p ON p.id = e.path_id"                                           \
-	" LEFT JOIN content c ON c.id = e.content_id"                                                   \
-	" WHERE e.version_id = ?1"
-static const char load_sql[] = LOAD_SQL("c.sha256_ws");
-static const char load_sql_v1[] = LOAD_SQL("NULL");
+/* Entries in primary-key order (store_impl.h). */
+static const char load_sql[] = TD_DB_LOAD_SQL("c.sha256_ws", "CROSS JOIN", "?1");
+static const char load_sql_v1[] = TD_DB_LOAD_SQL("NULL", "CROSS JOIN", "?1");
 
 /* The files of every version for --reuse: one row per path, content and
  * stat (git versions, with no stat, give one row per path and content),

@@ -227,3 +227,19 @@ void td_db_writer_free(td_db_writer_t *w)
 	if (w)
 		w->be->writer_free(w);
 }
+
+long td_db_version_index(const int64_t *ids, size_t n, int64_t id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ids[mid] == id)
+			return (long)mid;
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}

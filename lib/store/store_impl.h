@@ -69,6 +69,26 @@ const char *td_db_skip_reason_static(const char *text, int len);
 void td_db_tlsh_pack(uint8_t out[TD_DB_TLSH_BYTES], const td_tlsh_t *h);
 void td_db_tlsh_unpack(td_tlsh_t *h, const uint8_t in[TD_DB_TLSH_BYTES]);
 
+/* Loading a version: one query for the whole version, entries joined to
+ * their path and (if any) their content, the columns in this order. WS is
+ * the sha256_ws column, or a NULL of its type for a schema 1 database;
+ * JOIN the join to path; WHERE the backend's placeholder for the version id. */
+enum {
+	LOAD_PATH, LOAD_TYPE, LOAD_MODE, LOAD_SIZE, LOAD_MTIME, LOAD_INO, LOAD_DEV, LOAD_LINK,
+	LOAD_GITOID, LOAD_SKIP_REASON, LOAD_SKIP_DETAIL, LOAD_CONTENT_ID, LOAD_SHA256, LOAD_CSIZE,
+	LOAD_TLSH, LOAD_TLSH_STATUS, LOAD_SKETCH_KIND, LOAD_SKETCH, LOAD_CGITOID, LOAD_SHA256_WS
+};
+#define TD_DB_LOAD_SQL(ws, join, version)                                                            \
+	"SELECT p.path, e.type, e.mode, e.size, e.mtime_ns, e.ino, e.dev, e.link_target, e.gitoid,"    \
+	" e.skip_reason, e.skip_detail, e.content_id, c.sha256, c.size, c.tlsh, c.tlsh_status,"        \
+	" c.sketch_kind, c.sketch, c.gitoid, " ws                                                      \
+	" FROM entry e " join " path p ON p.id = e.path_id"                                             \
+	" LEFT JOIN content c ON c.id = e.content_id"                                                   \
+	" WHERE e.version_id = " version
+
+/* Index of a version id among the ascending ids[0..n); -1 when absent. */
+long td_db_version_index(const int64_t *ids, size_t n, int64_t id);
+
 /* ---- the SQLite backend: schema.c, read.c, match.c, write.c ---- */
 int td_sq_open(td_db_t *db, const char *path, td_error_t *err);
 void td_sq_close(td_db_t *db);
