@@ -246,6 +246,17 @@ static int count_job(lines_ctx_t *x, worker_buf_t wb[2], job_t *j, td_error_t *e
 	return TD_OK;
 }
 
+/* A rare big file's buffer is not kept for the small ones after it. */
+static void trim_buffers(worker_buf_t wb[2])
+{
+	for (int s = UP; s <= TG; s++)
+		if (wb[s].cap > LINES_KEEP_BUFFER_BYTES) {
+			free(wb[s].data);
+			wb[s].data = NULL;
+			wb[s].cap = 0;
+		}
+}
+
 static void *worker(void *arg)
 {
 	lines_ctx_t *x = arg;
@@ -260,13 +271,7 @@ static void *worker(void *arg)
 			fail(x, &err);
 			break;
 		}
-		/* a rare big file's buffer is not kept for the small ones after it */
-		for (int s = UP; s <= TG; s++)
-			if (wb[s].cap > LINES_KEEP_BUFFER_BYTES) {
-				free(wb[s].data);
-				wb[s].data = NULL;
-				wb[s].cap = 0;
-			}
+		trim_buffers(wb);
 	}
 	free(wb[UP].data);
 	free(wb[TG].data);
@@ -993,12 +998,7 @@ static void *pairs_worker(void *arg)
 			td_linebag_release(&t.bag);
 		if (rc)
 			break;
-		for (int s = UP; s <= TG; s++)
-			if (wb[s].cap > LINES_KEEP_BUFFER_BYTES) {
-				free(wb[s].data);
-				wb[s].data = NULL;
-				wb[s].cap = 0;
-			}
+		trim_buffers(wb);
 	}
 	free(wb[UP].data);
 	free(wb[TG].data);
