@@ -18,6 +18,9 @@
 #   BENCH_SCALE            versions for part 3 (default 0: skipped)
 #   BENCH_RATIO            0 skips parts 1 and 2
 #   BENCH_WORK             scratch space (default work/pg in the cache)
+#   BENCH_KEEP             1 keeps the server and its databases at the end
+#                          (its directory and port are printed) for more
+#                          measurements on the same data
 # Prints a Markdown table per part.
 set -euo pipefail
 REPO_ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
@@ -33,6 +36,11 @@ trap 'rm -rf "$TMP"' EXIT
 . "$REPO_ROOT/tests/e2e/pgserver.sh"
 pg_start || exit 1
 mkdir -p "$WORK"
+if [ "${BENCH_KEEP:-0}" = 1 ]; then
+	trap 'rm -rf "$TMP"' EXIT
+	echo "server kept: socket directory $PGDIR, port $PGPORT_TD" \
+		"(stop: runuser -u $PG_USER -- $PG_BIN/pg_ctl -D $PGDIR/data stop)" >&2
+fi
 
 log() { printf 'bench %(%T)T: %s\n' -1 "$*" >&2; }
 # Wall seconds of a command (its output discarded).

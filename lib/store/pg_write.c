@@ -162,11 +162,13 @@ static void patch_id(td_pg_buf_t *b, size_t at, int64_t id)
 }
 
 /* Put each id the query yields (ordinal, id) where the batch's entries
- * want it. */
-static int place_ids(pg_writer_t *w, PGresult *r, const size_t *at, uint32_t n, const char *what, td_error_t *err)
+ * want it; *missing counts the rows without one. */
+static int place_ids(pg_writer_t *w, PGresult *r, const size_t *at, uint32_t n, const char *what,
+		     uint32_t *missing, td_error_t *err)
 {
 	int rows;
 
+	*missing = 0;
 	if (PQresultStatus(r) != PGRES_TUPLES_OK)
 		return td_pg_fail(err, w->aux, r, "write", w->shown);
 	rows = PQntuples(r);
@@ -177,49 +179,75 @@ static int place_ids(pg_writer_t *w, PGresult *r, const size_t *at, uint32_t n, 
 		int64_t ord = td_pg_i64(r, i, 0);
 		if (ord < 1 || ord > n)
 			return td_error_set(err, TD_EDB, "unable to write '%s': bad row in a batch", w->shown);
-		patch_id(&w->rows, at[ord - 1], td_pg_i64(r, i, 1));
+		if (PQgetisnull(r, i, 1))
+			(*missing)++;
+		else
+			patch_id(&w->rows, at[ord - 1], td_pg_i64(r, i, 1));
 	}
 	return TD_OK;
 }
 
-static const char path_insert_sql[] =
-	"INSERT INTO path (path) SELECT DISTINCT u.path FROM unnest($1::bytea[]) AS u(path) ORDER BY 1"
-	" ON CONFLICT (path) DO NOTHING";
-static const char path_ids_sql[] =
-	"SELECT t.i, p.id FROM unnest($1::bytea[]) WITH ORDINALITY AS t(path, i) JOIN path p ON p.path = t.path";
+/* Each batch is one statement per table, which looks every key up once:
+ * the rows already there give their ids, the others are inserted (in key
+ * order, so that two writers never wait on each other in a cycle) and
+ * give theirs. A key another writer committed meanwhile gives no id (its
+ * insert did nothing): the statement is then run again, and finds it. */
+static const char path_sql[] =
+	"WITH t AS MATERIALIZED (SELECT u.path, u.i, p.id FROM unnest($1::bytea[]) WITH ORDINALITY AS u(path, i)"
+	" LEFT JOIN path p ON p.path = u.path),"
+	" ins AS (INSERT INTO path (path) SELECT DISTINCT path FROM t WHERE id IS NULL ORDER BY 1"
+	" ON CONFLICT (path) DO NOTHING RETURNING id, path)"
+	" SELECT t.i, coalesce(t.id, ins.id) FROM t LEFT JOIN ins ON t.id IS NULL AND ins.path = t.path";
 /* The columns of content, one array each: a column added to the schema is
- * added here, to C_* and to put_file. */
-#define CONTENT_UNNEST "unnest($1::bytea[], $2::int8[], $3::bytea[], $4::int4[], $5::int4[], $6::bytea[]," \
-	" $7::bytea[], $8::bytea[]) AS u(sha, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws)"
-static const char content_insert_sql[] =
-	"INSERT INTO content (sha256, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws)"
-	" SELECT DISTINCT ON (u.sha) u.* FROM " CONTENT_UNNEST " ORDER BY u.sha"
-	" ON CONFLICT (sha256) DO NOTHING";
-/* A later scan may know more of the same bytes: the blob id (a git
- * source), the TLSH a SHA-256-only pass left out, or the normalised
- * SHA-256 a database of schema 1 did not hold (as in write.c). */
-static const char content_fill_sql[] =
-	"UPDATE content c SET gitoid = coalesce(c.gitoid, t.gitoid),"
-	" tlsh = CASE WHEN t.fill THEN t.tlsh ELSE c.tlsh END,"
-	" tlsh_status = CASE WHEN t.fill THEN t.tlsh_status ELSE c.tlsh_status END,"
-	" sketch_kind = CASE WHEN t.fill THEN t.sketch_kind ELSE c.sketch_kind END,"
-	" sketch = CASE WHEN t.fill THEN t.sketch ELSE c.sketch END,"
-	" sha256_ws = coalesce(c.sha256_ws, t.sha256_ws)"
-	" FROM (SELECT DISTINCT ON (u.sha) u.*, x.tlsh IS NULL AND x.sketch IS NULL"
-	" AND (u.tlsh IS NOT NULL OR u.sketch IS NOT NULL) AS fill"
-	" FROM " CONTENT_UNNEST " JOIN content x ON x.sha256 = u.sha"
-	" WHERE (x.gitoid IS NULL AND u.gitoid IS NOT NULL) OR (x.sha256_ws IS NULL AND u.sha256_ws IS NOT NULL)"
-	" OR (x.tlsh IS NULL AND x.sketch IS NULL AND (u.tlsh IS NOT NULL OR u.sketch IS NOT NULL))"
-	" ORDER BY u.sha) t WHERE c.sha256 = t.sha";
-static const char content_ids_sql[] =
-	"SELECT t.i, c.id FROM unnest($1::bytea[]) WITH ORDINALITY AS t(sha, i) JOIN content c ON c.sha256 = t.sha";
+ * added here, to C_* and to put_file. A content already there may be
+ * filled in: a later scan may know more of the same bytes (the blob id of
+ * a git source, the TLSH a SHA-256-only pass left out, or the normalised
+ * SHA-256 a database of schema 1 did not hold, as in write.c). */
+static const char content_sql[] =
+	"WITH t AS MATERIALIZED (SELECT u.*, x.id,"
+	" (x.gitoid IS NULL AND u.gitoid IS NOT NULL) OR (x.sha256_ws IS NULL AND u.sha256_ws IS NOT NULL)"
+	" OR (x.tlsh IS NULL AND x.sketch IS NULL AND (u.tlsh IS NOT NULL OR u.sketch IS NOT NULL)) AS more,"
+	" x.tlsh IS NULL AND x.sketch IS NULL AND (u.tlsh IS NOT NULL OR u.sketch IS NOT NULL) AS fill"
+	" FROM unnest($1::bytea[], $2::int8[], $3::bytea[], $4::int4[], $5::int4[], $6::bytea[], $7::bytea[],"
+	" $8::bytea[]) WITH ORDINALITY AS u(sha, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws, i)"
+	" LEFT JOIN content x ON x.sha256 = u.sha),"
+	" ins AS (INSERT INTO content (sha256, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws)"
+	" SELECT DISTINCT ON (sha) sha, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws"
+	" FROM t WHERE id IS NULL ORDER BY sha ON CONFLICT (sha256) DO NOTHING RETURNING id, sha256),"
+	" upd AS (UPDATE content c SET gitoid = coalesce(c.gitoid, f.gitoid),"
+	" tlsh = CASE WHEN f.fill THEN f.tlsh ELSE c.tlsh END,"
+	" tlsh_status = CASE WHEN f.fill THEN f.tlsh_status ELSE c.tlsh_status END,"
+	" sketch_kind = CASE WHEN f.fill THEN f.sketch_kind ELSE c.sketch_kind END,"
+	" sketch = CASE WHEN f.fill THEN f.sketch ELSE c.sketch END,"
+	" sha256_ws = coalesce(c.sha256_ws, f.sha256_ws)"
+	" FROM (SELECT DISTINCT ON (id) * FROM t WHERE more ORDER BY id) f WHERE c.id = f.id)"
+	" SELECT t.i, coalesce(t.id, ins.id) FROM t LEFT JOIN ins ON t.id IS NULL AND ins.sha256 = t.sha";
+
+/* Run a batch's statement and put each id it yields (ordinal, id) where
+ * the batch's entries want it; again while some key gave no id. */
+static int batch_ids(pg_writer_t *w, const char *sql, int n, td_pg_buf_t *const *bufs, const size_t *at,
+		     uint32_t count, const char *what, td_error_t *err)
+{
+	int rc = TD_OK;
+
+	for (int tries = 0; tries < PG_WRITE_RETRIES; tries++) {
+		PGresult *r = batch_query(w, sql, n, bufs);
+		uint32_t missing = 0;
+
+		if ((rc = place_ids(w, r, at, count, what, &missing, err)) || !missing) {
+			PQclear(r);
+			return rc;
+		}
+		PQclear(r);
+	}
+	return td_error_set(err, TD_EDB, "unable to write '%s': %s rows of a batch are missing", w->shown, what);
+}
 
 /* Store the batch's paths and contents (committed at once) and put their
  * ids into the entries' rows. */
 static int batch_flush(pg_writer_t *w, td_error_t *err)
 {
 	td_pg_buf_t *pargs[1] = { &w->paths }, *cargs[C_COUNT];
-	PGresult *r = NULL;
 	int rc = TD_OK;
 
 	td_pg_array_finish(&w->paths, w->npaths);
@@ -231,36 +259,11 @@ static int batch_flush(pg_writer_t *w, td_error_t *err)
 	}
 	if (w->paths.failed || w->rows.failed)
 		return oom(w, err);
-	if (w->npaths) {
-		r = batch_query(w, path_insert_sql, 1, pargs);
-		if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-			rc = td_pg_fail(err, w->aux, r, "write", w->shown);
-			goto out;
-		}
-		PQclear(r);
-		r = batch_query(w, path_ids_sql, 1, pargs);
-		if ((rc = place_ids(w, r, w->path_at, w->npaths, "path", err)))
-			goto out;
-		PQclear(r);
-		r = NULL;
-	}
-	if (w->ncontent) {
-		r = batch_query(w, content_insert_sql, C_COUNT, cargs);
-		if (PQresultStatus(r) == PGRES_COMMAND_OK) {
-			PQclear(r);
-			r = batch_query(w, content_fill_sql, C_COUNT, cargs);
-		}
-		if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-			rc = td_pg_fail(err, w->aux, r, "write", w->shown);
-			goto out;
-		}
-		PQclear(r);
-		r = batch_query(w, content_ids_sql, 1, cargs);
-		if ((rc = place_ids(w, r, w->content_at, w->ncontent, "content", err)))
-			goto out;
-	}
+	if (w->npaths && (rc = batch_ids(w, path_sql, 1, pargs, w->path_at, w->npaths, "path", err)))
+		goto out;
+	if (w->ncontent)
+		rc = batch_ids(w, content_sql, C_COUNT, cargs, w->content_at, w->ncontent, "content", err);
 out:
-	PQclear(r);
 	batch_start(w);
 	return rc;
 }
