@@ -2,9 +2,12 @@
  * goes through here, so that all of them follow the same rules (see
  * doc/formats.md, "Output files"):
  * - a regular file, or a new one, is written to a temporary file beside it
- *   (created with O_EXCL, so a planted symlink is never followed) and
- *   renamed into place when complete: a reader sees the old file or the new
- *   one, and a failed run leaves the old one as it was;
+ *   and renamed into place when complete: a reader sees the old file or the
+ *   new one, and a failed run leaves the old one as it was. The temporary
+ *   file is unnamed (O_TMPFILE) until it is complete, so that even a run
+ *   killed by SIGKILL leaves nothing behind; where the file system has no
+ *   such files it is created with O_EXCL (a planted symlink is never
+ *   followed);
  * - anything else (a device such as /dev/null, a FIFO, a terminal) and a
  *   symlink are opened as they are, as a shell redirection would open them,
  *   and written in place: never renamed over, never unlinked;
@@ -22,6 +25,7 @@ typedef struct cli_output {
 	FILE *f;           /* where to write; stdout when there is no path */
 	const char *path;  /* as given (borrowed); NULL for stdout */
 	char *tmp;         /* the temporary file to rename to path; NULL when written in place */
+	int unnamed;       /* tmp is not made yet: the file is unnamed (O_TMPFILE) until the commit */
 } cli_output_t;
 
 /* Open path for writing (NULL: stdout). inputs[0..n_inputs): the paths or

@@ -119,4 +119,17 @@ grep -q 'tmp-' "$TMP/err" && fail "temporary name in: $(cat "$TMP/err")" || ok
 s=0; "$TD" compare -q -o "$TMP/plant" "$TMP/up.db" "$TMP/t" 2>"$TMP/err" || s=$?
 check_eq "compare -o a directory" "$s" 2
 no_temps "errors" "$TMP"
+
+# a run killed (SIGKILL) with its output written but not in place leaves
+# nothing behind: the output is an unnamed file (O_TMPFILE) until the commit
+# names it. strace kills the run at the commit's fsync.
+if command -v strace >/dev/null; then
+	mkdir -p "$TMP/k"
+	s=0; strace -f -o /dev/null -e trace=fsync -e inject=fsync:signal=KILL \
+		"$TD" compare -q -o "$TMP/k/r.json" --format json "$TMP/up.db" "$TMP/t" || s=$?
+	check_eq "killed at the commit" "$s" 137
+	check_eq "nothing left by a killed run" "$(ls -A "$TMP/k")" ""
+else
+	echo "skipped: the killed-run case needs strace"
+fi
 finish
