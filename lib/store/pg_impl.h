@@ -61,5 +61,9 @@ void td_pg_array_finish(td_pg_buf_t *b, uint32_t count);
 /* Binary result values. */
 int64_t td_pg_i64(const PGresult *r, int row, int col);
 int32_t td_pg_i32(const PGresult *r, int row, int col);
+/* A one-dimensional int8[] value without NULLs: *count elements, the k-th
+ * read by td_pg_i64_at(*elems, k). TD_EFORMAT when it is anything else. */
+int td_pg_i64_array(const PGresult *r, int row, int col, const uint8_t **elems, size_t *count);
+int64_t td_pg_i64_at(const uint8_t *elems, size_t k);
 
 #endif

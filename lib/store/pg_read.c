@@ -364,43 +364,38 @@ out:
 
 /* ---- matching ---- */
 
-typedef struct hit {
-	size_t file;
-	uint32_t version;
-} hit_t;
-
-static int hit_cmp(const void *a, const void *b)
-{
-	const hit_t *x = a, *y = b;
-
-	if (x->file != y->file)
-		return x->file < y->file ? -1 : 1;
-	return (x->version > y->version) - (x->version < y->version);
-}
-
 /* Both join the batch (unnest of arrays, with each file's place in it) to
- * path by its unique index and to entry by entry_path (path_id,
- * content_id, version_id): one index range per file. */
+ * path by its unique index, and yield per file the ascending ids of the
+ * versions that hold it, from entry_path (path_id, content_id,
+ * version_id): one index range per file, and one row per file however
+ * many versions hold it. */
 static const char match_content_sql[] =
-	"SELECT t.i::int4, e.version_id FROM unnest($1::bytea[], $2::bytea[], $3::int4[]) AS t(path, sha, i)"
+	"SELECT t.i::int4, a.v FROM unnest($1::bytea[], $2::bytea[], $3::int4[]) AS t(path, sha, i)"
 	" JOIN path p ON p.path = t.path JOIN content c ON c.sha256 = t.sha"
-	" JOIN entry e ON e.path_id = p.id AND e.content_id = c.id";
+	" CROSS JOIN LATERAL (SELECT array_agg(e.version_id ORDER BY e.version_id) AS v FROM entry e"
+	" WHERE e.path_id = p.id AND e.content_id = c.id) a WHERE a.v IS NOT NULL";
 static const char match_link_sql[] =
-	"SELECT t.i::int4, e.version_id FROM unnest($1::bytea[], $2::int4[], $3::bytea[], $4::int4[])"
-	" AS t(path, type, link, i)"
-	" JOIN path p ON p.path = t.path JOIN entry e ON e.path_id = p.id"
-	" AND e.content_id IS NULL AND e.type = t.type AND e.link_target = t.link";
+	"SELECT t.i::int4, a.v FROM unnest($1::bytea[], $2::int4[], $3::bytea[], $4::int4[])"
+	" AS t(path, type, link, i) JOIN path p ON p.path = t.path"
+	" CROSS JOIN LATERAL (SELECT array_agg(e.version_id ORDER BY e.version_id) AS v FROM entry e"
+	" WHERE e.path_id = p.id AND e.content_id IS NULL AND e.type = t.type AND e.link_target = t.link) a"
+	" WHERE a.v IS NOT NULL";
 
+/* The versions of each file as the rows come: file i's are
+ * pool[at[i]] .. pool[at[i] + count[i] - 1] (a file is a regular file or
+ * a link, so it has one row at most). */
 typedef struct match_ctx {
 	td_db_t *db;
 	const int64_t *ids;
 	size_t nids;
-	hit_t *hits;
-	size_t nhits, cap;
+	size_t *at;
+	uint32_t *count;
+	uint32_t *pool;
+	size_t npool, cap;
 } match_ctx_t;
 
 static int run_batch(match_ctx_t *mc, const char *sql, int nparams, const td_pg_buf_t *const *bufs,
-		     size_t base, td_error_t *err)
+		     size_t base, size_t end, td_error_t *err)
 {
 	PGresult *r = query(mc->db, sql, nparams, bufs, NULL);
 	int rc = TD_OK, rows;
@@ -411,17 +406,26 @@ static int run_batch(match_ctx_t *mc, const char *sql, int nparams, const td_pg_
 	}
 	rows = PQntuples(r);
 	for (int i = 0; i < rows; i++) {
-		long v = td_db_version_index(mc->ids, mc->nids, td_pg_i64(r, i, 1));
-		void *p = mc->hits;
-		if (v < 0)
-			continue; /* committed after this read began */
-		if (mc->nhits == UINT32_MAX || td_grow(&p, &mc->cap, mc->nhits + 1, sizeof(*mc->hits))) {
+		size_t file = base + (size_t)td_pg_i32(r, i, 0), n;
+		const uint8_t *elems;
+		void *p = mc->pool;
+
+		if (file >= end || mc->count[file] || td_pg_i64_array(r, i, 1, &elems, &n)) {
+			rc = td_error_set(err, TD_EFORMAT, "unexpected match row from '%s'", mc->db->path);
+			goto out;
+		}
+		if (n > SIZE_MAX - mc->npool || td_grow(&p, &mc->cap, mc->npool + n, sizeof(*mc->pool))) {
 			rc = td_error_set(err, TD_ENOMEM, "out of memory matching against '%s'", mc->db->path);
 			goto out;
 		}
-		mc->hits = p;
-		mc->hits[mc->nhits].file = base + (size_t)td_pg_i32(r, i, 0);
-		mc->hits[mc->nhits++].version = (uint32_t)v;
+		mc->pool = p;
+		mc->at[file] = mc->npool;
+		for (size_t k = 0; k < n; k++) {
+			long v = td_db_version_index(mc->ids, mc->nids, td_pg_i64_at(elems, k));
+			if (v >= 0) /* else committed after this read began */
+				mc->pool[mc->npool + mc->count[file]++] = (uint32_t)v;
+		}
+		mc->npool += mc->count[file];
 	}
 out:
 	PQclear(r);
@@ -478,7 +482,9 @@ int td_pg_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_er
 	m->file_count = tree->count;
 	m->identical = calloc(mc.nids ? mc.nids : 1, sizeof(*m->identical));
 	m->start = td_malloc_array(tree->count + 1, sizeof(*m->start));
-	if (!m->identical || !m->start || tree->count == SIZE_MAX) {
+	mc.at = td_malloc_array(tree->count + 1, sizeof(*mc.at));
+	mc.count = calloc(tree->count + 1, sizeof(*mc.count));
+	if (!m->identical || !m->start || !mc.at || !mc.count || tree->count == SIZE_MAX) {
 		rc = td_error_set(err, TD_ENOMEM, "out of memory matching against '%s'", db->path);
 		goto out;
 	}
@@ -519,24 +525,22 @@ int td_pg_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_er
 			rc = td_error_set(err, TD_ENOMEM, "out of memory matching against '%s'", db->path);
 			goto out;
 		}
-		if (nc && (rc = run_batch(&mc, match_content_sql, 3, cargs, base, err)))
+		if (nc && (rc = run_batch(&mc, match_content_sql, 3, cargs, base, end, err)))
 			goto out;
-		if (nl && (rc = run_batch(&mc, match_link_sql, 4, largs, base, err)))
+		if (nl && (rc = run_batch(&mc, match_link_sql, 4, largs, base, end, err)))
 			goto out;
 	}
-	/* Hits by file, each file's versions ascending, as the SQLite backend
-	 * gives them. */
-	if (mc.nhits)
-		qsort(mc.hits, mc.nhits, sizeof(*mc.hits), hit_cmp);
-	if (mc.nhits && !(m->version = td_malloc_array(mc.nhits, sizeof(*m->version)))) {
+	/* By file, each file's versions ascending (as the ids are), as the
+	 * SQLite backend gives them. */
+	if (mc.npool && !(m->version = td_malloc_array(mc.npool, sizeof(*m->version)))) {
 		rc = td_error_set(err, TD_ENOMEM, "out of memory matching against '%s'", db->path);
 		goto out;
 	}
 	for (size_t i = 0; i < tree->count; i++) {
 		m->start[i] = h;
-		for (; h < mc.nhits && mc.hits[h].file == i; h++) {
-			m->version[h] = mc.hits[h].version;
-			m->identical[mc.hits[h].version]++;
+		for (uint32_t k = 0; k < mc.count[i]; k++) {
+			m->version[h++] = mc.pool[mc.at[i] + k];
+			m->identical[mc.pool[mc.at[i] + k]]++;
 		}
 	}
 	m->start[tree->count] = h;
@@ -550,7 +554,9 @@ out:
 	td_pg_buf_release(&lt);
 	td_pg_buf_release(&ll);
 	td_pg_buf_release(&li);
-	free(mc.hits);
+	free(mc.pool);
+	free(mc.at);
+	free(mc.count);
 	free(ids);
 	if (rc) {
 		td_db_matches_free(m);

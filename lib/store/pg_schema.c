@@ -537,6 +537,35 @@ int64_t td_pg_i64(const PGresult *r, int row, int col)
 	return (int64_t)get_be((const uint8_t *)PQgetvalue(r, row, col), 8);
 }
 
+int td_pg_i64_array(const PGresult *r, int row, int col, const uint8_t **elems, size_t *count)
+{
+	const uint8_t *v = (const uint8_t *)PQgetvalue(r, row, col);
+	size_t len = (size_t)PQgetlength(r, row, col), n;
+
+	*elems = NULL;
+	*count = 0;
+	if (PQgetisnull(r, row, col) || len < 12 || get_be(v + 8, 4) != TD_PG_OID_INT8)
+		return TD_EFORMAT;
+	if (get_be(v, 4) == 0)
+		return len == 12 ? TD_OK : TD_EFORMAT; /* empty */
+	if (get_be(v, 4) != 1 || get_be(v + 4, 4) != 0 || len < 20)
+		return TD_EFORMAT; /* more dimensions, or NULLs */
+	n = (size_t)get_be(v + 12, 4);
+	if (n > (len - 20) / 12 || len - 20 != n * 12)
+		return TD_EFORMAT;
+	for (size_t k = 0; k < n; k++)
+		if (get_be(v + 20 + 12 * k, 4) != 8)
+			return TD_EFORMAT;
+	*elems = v + 20;
+	*count = n;
+	return TD_OK;
+}
+
+int64_t td_pg_i64_at(const uint8_t *elems, size_t k)
+{
+	return (int64_t)get_be(elems + 12 * k + 4, 8);
+}
+
 int32_t td_pg_i32(const PGresult *r, int row, int col)
 {
 	if (PQgetisnull(r, row, col) || PQgetlength(r, row, col) != 4)
