@@ -17,7 +17,7 @@ static int load_all(td_db_t *db, const td_version_t *v, size_t nv, uint64_t *ent
 {
 	for (size_t i = 0; i < nv; i++) {
 		td_tree_t *t = NULL;
-		int rc = td_db_load(db, v[i].meta.label, &t, err);
+		int rc = td_db_load(&t, db, v[i].meta.label, err);
 
 		if (rc)
 			return rc;
@@ -53,7 +53,7 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	if (td_db_open(&db, p.argv[0], &err) || td_db_check(db, &err) ||
-	    td_db_versions(db, &v, &nv, &err) || load_all(db, v, nv, &entries, &err)) {
+	    td_db_versions(&v, &nv, db, &err) || load_all(db, v, nv, &entries, &err)) {
 		cli_lib_error(&err);
 		goto out;
 	}

@@ -145,7 +145,7 @@ int cmd_scan(int argc, char **argv)
 		goto out;
 	}
 	if (reuse_path && (td_db_open(&reuse_db, reuse_path, &err) ||
-			   td_db_load_reuse(reuse_db, &reuse, &err)))
+			   td_db_load_reuse(&reuse, reuse_db, &err)))
 		goto lib_error;
 	td_db_free(reuse_db);
 	reuse_db = NULL;

@@ -144,8 +144,8 @@ int cmd_show(int argc, char **argv)
 		cli_error("show takes one database");
 		goto out;
 	}
-	if (td_db_open(&db, p.argv[0], &err) || td_db_versions(db, &v, &nv, &err) ||
-	    (!versions_only && td_db_load(db, label, &t, &err))) {
+	if (td_db_open(&db, p.argv[0], &err) || td_db_versions(&v, &nv, db, &err) ||
+	    (!versions_only && td_db_load(&t, db, label, &err))) {
 		cli_lib_error(&err);
 		goto out;
 	}

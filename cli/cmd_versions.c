@@ -99,7 +99,7 @@ int cmd_versions(int argc, char **argv)
 		cli_error("versions takes one database");
 		goto out;
 	}
-	if (td_db_open(&db, p.argv[0], &err) || td_db_versions(db, &v, &nv, &err)) {
+	if (td_db_open(&db, p.argv[0], &err) || td_db_versions(&v, &nv, db, &err)) {
 		cli_lib_error(&err);
 		goto out;
 	}

@@ -92,7 +92,7 @@ TD_EXTERN int td_source_auto_strip(const td_source_t *src);
  * link_target set to that file's path: it has no content of its own (do not
  * td_source_read it); the scan gives it the target's digest. Other hard
  * links are TD_SKIP_LINK_ESCAPE. */
-TD_EXTERN int td_source_next(td_source_t *src, td_file_t *out, td_error_t *err);
+TD_EXTERN int td_source_next(td_file_t *out, td_source_t *src, td_error_t *err);
 
 /* Feed the content of a TD_ENTRY_FILE entry to sink in blocks. Returns 0,
  * or a negative code with err set, or TD_ECANCELED if the sink stopped.

@@ -57,19 +57,19 @@ typedef struct td_version {
 TD_EXTERN uint64_t td_db_size_bytes(td_db_t *db);
 
 /* All versions, oldest first. Caller frees with td_versions_free(). */
-TD_EXTERN int td_db_versions(td_db_t *db, td_version_t **out, size_t *count, td_error_t *err);
+TD_EXTERN int td_db_versions(td_version_t **out, size_t *count, td_db_t *db, td_error_t *err);
 TD_EXTERN void td_versions_free(td_version_t *v, size_t count);
 
 /* Load one version as a tree (sorted). label NULL: the database's only
  * version, or the newest one. TD_ENOTFOUND if the label is absent.
  * meta comes from the version row (root and source_kind as scanned).
  * Caller frees with td_tree_free(). */
-TD_EXTERN int td_db_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err);
+TD_EXTERN int td_db_load(td_tree_t **out, td_db_t *db, const char *label, td_error_t *err);
 /* What scan --reuse takes from a database (td_scan_opts_t.reuse): the
  * digested files of every version, sorted by path, each path once per
  * distinct content and stat, so that a path may repeat (it is not a tree
  * to compare). Caller frees with td_tree_free(). */
-TD_EXTERN int td_db_load_reuse(td_db_t *db, td_tree_t **out, td_error_t *err);
+TD_EXTERN int td_db_load_reuse(td_tree_t **out, td_db_t *db, td_error_t *err);
 
 /* PRAGMA integrity_check plus treedrift's own consistency checks. 0 when the
  * database is sound; TD_EFORMAT with the first problem in err otherwise. */
@@ -92,7 +92,7 @@ typedef struct td_db_matches {
 /* Match every file of tree (index i of tree->files is file i) against every
  * version: one indexed lookup per file, whatever the number of versions.
  * Caller frees with td_db_matches_free(). */
-TD_EXTERN int td_db_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_error_t *err);
+TD_EXTERN int td_db_match(td_db_matches_t **out, td_db_t *db, const td_tree_t *tree, td_error_t *err);
 TD_EXTERN void td_db_matches_free(td_db_matches_t *m);
 
 typedef struct td_db_writer td_db_writer_t;

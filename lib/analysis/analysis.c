@@ -409,7 +409,7 @@ static int load_trees(td_tree_t **up, td_tree_t **tgt, td_analyzer_t *a, const c
 	if (b->ambiguous && (rc = add_warning(impl, err, "the base is ambiguous: %s or %s (see treedrift base); "
 					     "comparing against %s", label, b->candidates[1].label, label)))
 		return rc;
-	return td_db_load(a->up_db, label, up, err);
+	return td_db_load(up, a->up_db, label, err);
 }
 
 /* compare, origins and annotate on the loaded trees (taken, also on failure).
@@ -677,7 +677,7 @@ static int score_version(void *ctx, td_base_candidate_t *c, td_error_t *err)
 	td_result_t *r = NULL;
 	int rc;
 
-	if ((rc = td_db_load(s->a->up_db, c->label, &up, err)) ||
+	if ((rc = td_db_load(&up, s->a->up_db, c->label, err)) ||
 	    (rc = copy_tree(&tgt, s->target, err)) ||
 	    (rc = choose_policy(&policy, s->a, tgt, &impl, err)) ||
 	    (rc = prepare_trees(&kb, s->a, up, tgt, s->target_spec, &impl, err)))

@@ -182,7 +182,7 @@ static int prefetch_archive(tree_io_t *io, td_source_t *src, td_error_t *err)
 		read_buf_t b;
 
 		memset(&f, 0, sizeof(f));
-		if ((rc = td_source_next(src, &f, err)) <= 0)
+		if ((rc = td_source_next(&f, src, err)) <= 0)
 			break;
 		if (all_share) {
 			/* Does every path start with the first one's top folder? */

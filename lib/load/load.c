@@ -41,7 +41,7 @@ static int load_db(td_tree_t **out, td_db_t **keep, const char *path, const char
 
 	if (!db && (rc = td_db_open(&db, path, err)))
 		return rc;
-	rc = td_db_load(db, label, out, err);
+	rc = td_db_load(out, db, label, err);
 	if (keep)
 		*keep = db;
 	else

@@ -81,7 +81,7 @@ static int score_version(td_base_candidate_t *c, td_db_t *db, const td_tree_t *t
 		c->scored = 1;
 		return TD_OK;
 	}
-	if ((rc = td_db_load(db, c->label, &vt, err)))
+	if ((rc = td_db_load(&vt, db, c->label, err)))
 		return rc;
 	c->modified = c->added = c->removed = c->distance = 0;
 	for (size_t i = 0; i < target->count; i++) {
@@ -160,13 +160,13 @@ int td_base_rank(td_base_result_t **out, td_db_t *db, const td_tree_t *target,
 	}
 	if (!(r = calloc(1, sizeof(*r))))
 		return td_error_set(err, TD_ENOMEM, "out of memory ranking versions");
-	if ((rc = td_db_versions(db, &v, &nv, err)))
+	if ((rc = td_db_versions(&v, &nv, db, err)))
 		goto out;
 	if (!nv) {
 		rc = td_error_set(err, TD_ENOTFOUND, "the database holds no version");
 		goto out;
 	}
-	if ((rc = td_db_match(db, target, &m, err)))
+	if ((rc = td_db_match(&m, db, target, err)))
 		goto out;
 	if (!(r->candidates = calloc(nv, sizeof(*r->candidates)))) {
 		rc = td_error_set(err, TD_ENOMEM, "out of memory ranking versions");

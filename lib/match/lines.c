@@ -424,7 +424,7 @@ static int archive_pass(lines_ctx_t *x, pass_t *p, td_error_t *err)
 
 	memset(&e, 0, sizeof(e));
 	p->n = 0;
-	while ((more = td_source_next(sd->src, &e, &lerr)) > 0) {
+	while ((more = td_source_next(&e, sd->src, &lerr)) > 0) {
 		const td_file_t *f;
 		int32_t ji;
 

@@ -895,7 +895,7 @@ int td_origin_versions(td_result_t *r, td_db_t *db, size_t *marked, td_error_t *
 		*marked = 0;
 	if (!r->base_version)
 		return TD_OK;
-	if ((rc = td_db_versions(db, &v, &nv, err)))
+	if ((rc = td_db_versions(&v, &nv, db, err)))
 		return rc;
 	for (size_t i = 0; i < nv; i++)
 		if (v[i].meta.label && !strcmp(v[i].meta.label, r->base_version))
@@ -910,7 +910,7 @@ int td_origin_versions(td_result_t *r, td_db_t *db, size_t *marked, td_error_t *
 		rc = td_error_set(err, TD_ENOMEM, "out of memory matching versions");
 		goto out;
 	}
-	if ((rc = td_db_match(db, r->target, &m, err)))
+	if ((rc = td_db_match(&m, db, r->target, err)))
 		goto out;
 	for (size_t i = 0; i < r->count; i++) {
 		td_change_t *c = &r->changes[i];

@@ -992,7 +992,7 @@ static int base_tree_from_source(engine_t *e, td_source_t *src, path_set_t *path
 	} else {
 		td_file_t f;
 		int more;
-		while ((more = td_source_next(src, &f, e->err)) > 0) {
+		while ((more = td_source_next(&f, src, e->err)) > 0) {
 			char *key = f.path;
 			int want = f.type == TD_ENTRY_FILE || f.type == TD_ENTRY_SYMLINK;
 			want = want && paths->n &&

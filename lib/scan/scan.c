@@ -907,7 +907,7 @@ static int list_sequential(td_tree_t *tree, td_source_t *src, const td_scan_opts
 			rc = td_error_set(err, TD_ECANCELED, "scan canceled");
 			break;
 		}
-		rc = td_source_next(src, &f, err);
+		rc = td_source_next(&f, src, err);
 		if (rc <= 0)
 			break;
 		rc = TD_OK;
@@ -1001,7 +1001,7 @@ static int list_random(td_tree_t *tree, td_source_t *src, const td_scan_opts_t *
 
 		if (canceled(opts))
 			return td_error_set(err, TD_ECANCELED, "scan canceled");
-		rc = td_source_next(src, &f, err);
+		rc = td_source_next(&f, src, err);
 		if (rc <= 0)
 			return rc;
 		if ((rc = td_tree_append(tree, &f))) {
@@ -1292,7 +1292,7 @@ static int stream_walk(pool_t *p, td_source_t *src, const oid_index_t *ix, size_
 			return td_error_set(err, TD_ECANCELED, "scan canceled");
 		if (atomic_load(&p->failed))
 			return TD_OK; /* the pool reports why */
-		rc = td_source_next(src, &f, err);
+		rc = td_source_next(&f, src, err);
 		if (rc <= 0)
 			return rc;
 		if (p->watch && p->watch->leave_out && p->watch->leave_out(p->watch->ctx, &f)) {

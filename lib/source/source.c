@@ -107,7 +107,7 @@ int td_source_random_access(const td_source_t *src)
 	return src->ops->random_access;
 }
 
-int td_source_next(td_source_t *src, td_file_t *out, td_error_t *err)
+int td_source_next(td_file_t *out, td_source_t *src, td_error_t *err)
 {
 	memset(out, 0, sizeof(*out));
 	return src->ops->next(src, out, err);

@@ -118,7 +118,7 @@ void td_db_free(td_db_t *db)
 	free(db);
 }
 
-int td_db_versions(td_db_t *db, td_version_t **out, size_t *count, td_error_t *err)
+int td_db_versions(td_version_t **out, size_t *count, td_db_t *db, td_error_t *err)
 {
 	return db->be->versions(db, out, count, err);
 }
@@ -137,12 +137,12 @@ uint64_t td_db_size_bytes(td_db_t *db)
 	return db->be->size_bytes(db);
 }
 
-int td_db_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
+int td_db_load(td_tree_t **out, td_db_t *db, const char *label, td_error_t *err)
 {
 	return db->be->load(db, label, out, err);
 }
 
-int td_db_load_reuse(td_db_t *db, td_tree_t **out, td_error_t *err)
+int td_db_load_reuse(td_tree_t **out, td_db_t *db, td_error_t *err)
 {
 	return db->be->load_reuse(db, out, err);
 }
@@ -152,7 +152,7 @@ int td_db_check(td_db_t *db, td_error_t *err)
 	return db->be->check(db, err);
 }
 
-int td_db_match(td_db_t *db, const td_tree_t *tree, td_db_matches_t **out, td_error_t *err)
+int td_db_match(td_db_matches_t **out, td_db_t *db, const td_tree_t *tree, td_error_t *err)
 {
 	return db->be->match(db, tree, out, err);
 }
@@ -197,17 +197,17 @@ int td_db_copy(size_t *copied, td_db_writer_t *w, td_db_t *src, const char *labe
 	*copied = 0;
 	if (label) {
 		td_tree_t *t = NULL;
-		if (!(rc = td_db_load(src, label, &t, err)))
+		if (!(rc = td_db_load(&t, src, label, err)))
 			rc = td_db_writer_add(w, t, replace, err);
 		td_tree_free(t);
 		*copied = !rc;
 		return rc;
 	}
-	if ((rc = td_db_versions(src, &v, &nv, err)))
+	if ((rc = td_db_versions(&v, &nv, src, err)))
 		return rc;
 	for (size_t i = 0; i < nv && !rc; i++) {
 		td_tree_t *t = NULL;
-		if (!(rc = td_db_load(src, v[i].meta.label, &t, err)))
+		if (!(rc = td_db_load(&t, src, v[i].meta.label, err)))
 			rc = td_db_writer_add(w, t, replace, err);
 		td_tree_free(t);
 		if (!rc)

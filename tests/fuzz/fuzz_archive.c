@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *why = NULL;
 		td_digest_t d;
 
-		if ((rc = td_source_next(src, &f, &err)) <= 0)
+		if ((rc = td_source_next(&f, src, &err)) <= 0)
 			break;
 		if (f.type == TD_ENTRY_FILE && !f.link_target) {
 			rd.total = 0;

@@ -105,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.max_file_size = MAX_REALSIZE;
 	if (td_source_open(&src, spec, &opts, &err))
 		return 0;
-	while (td_source_next(src, &f, &err) > 0) {
+	while (td_source_next(&f, src, &err) > 0) {
 		if (f.type == TD_ENTRY_FILE && !f.link_target) {
 			count_t c = { 0 };
 			const char *why = NULL;

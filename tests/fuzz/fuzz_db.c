@@ -21,14 +21,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	td_db_sniff(path);
 	if (td_db_open(&db, path, &err))
 		return 0;
-	if (!td_db_versions(db, &v, &nv, &err)) {
+	if (!td_db_versions(&v, &nv, db, &err)) {
 		for (size_t i = 0; i < nv && i < 8; i++) {
 			td_tree_t *t = NULL;
 			td_db_matches_t *m = NULL;
 
-			if (td_db_load(db, v[i].meta.label, &t, &err))
+			if (td_db_load(&t, db, v[i].meta.label, &err))
 				continue;
-			if (!td_db_match(db, t, &m, &err))
+			if (!td_db_match(&m, db, t, &err))
 				td_db_matches_free(m);
 			td_tree_free(t);
 		}

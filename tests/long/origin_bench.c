@@ -47,7 +47,7 @@ static int load(td_tree_t **out, const char *db_path, const char *label, td_erro
 	td_db_t *db = NULL;
 	int rc = td_db_open(&db, db_path, err);
 	if (!rc)
-		rc = td_db_load(db, label, out, err);
+		rc = td_db_load(out, db, label, err);
 	td_db_free(db);
 	return rc;
 }

@@ -327,7 +327,7 @@ static void test_versions(void)
 		td_tree_free(t);
 	}
 	CHECK(td_db_open(&h, db, &err) == 0);
-	CHECK(td_db_load(h, "v1.9", &up, &err) == 0);
+	CHECK(td_db_load(&up, h, "v1.9", &err) == 0);
 	fx_add_text(tgt, "common.c", 1, 3000);
 	fx_add_text(tgt, "back.c", 21, 3000);  /* as v1.10 and v1.11: nearest v1.10 */
 	fx_add_text(tgt, "late.c", 30, 3000);  /* added; as v1.11 */
@@ -424,7 +424,7 @@ static void test_many_versions(void)
 	snprintf(db, sizeof(db), "%s/many.db", fx_dir);
 	many_versions_db(db, 30000);
 	CHECK(td_db_open(&h, db, &err) == 0);
-	CHECK(td_db_load(h, "v0", &up, &err) == 0);
+	CHECK(td_db_load(&up, h, "v0", &err) == 0);
 	fx_add_text(tgt, "a.c", 1, 3000);
 	fx_add_text(tgt, "b.c", 2, 3000);
 	fx_add_text(tgt, "c.c", 4, 3000);

@@ -134,7 +134,7 @@ static void test_changed_between_list_and_read(unsigned jobs)
 	td_db_writer_free(w);
 	CHECK_INT(td_db_open(&db, dbpath, &err), 0);
 	CHECK_INT(td_db_check(db, &err), 0);
-	CHECK_INT(td_db_load(db, "v1", &back, &err), 0);
+	CHECK_INT(td_db_load(&back, db, "v1", &err), 0);
 	if (back)
 		check_all(back);
 
@@ -266,7 +266,7 @@ static td_tree_t *db_version(const char *dbpath, const char *label)
 	td_error_t err = { 0 };
 
 	CHECK_INT(td_db_open(&db, dbpath, &err), 0);
-	CHECK_INT(td_db_load(db, label, &t, &err), 0);
+	CHECK_INT(td_db_load(&t, db, label, &err), 0);
 	td_db_free(db);
 	return t;
 }
@@ -363,7 +363,7 @@ static void test_stream(void)
 		td_db_t *db = NULL;
 		td_tree_t *none = NULL;
 		CHECK_INT(td_db_open(&db, dbpath, &err), 0);
-		CHECK(td_db_load(db, "canceled", &none, &err) != 0);
+		CHECK(td_db_load(&none, db, "canceled", &err) != 0);
 		td_tree_free(none);
 		td_db_free(db);
 	}

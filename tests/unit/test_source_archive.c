@@ -65,7 +65,7 @@ static void list_all(td_source_t *src, listing *l, int read_content)
 			abort();
 		it = &l->it[l->n];
 		memset(it, 0, sizeof(*it));
-		rc = td_source_next(src, &it->f, &l->err);
+		rc = td_source_next(&it->f, src, &l->err);
 		if (rc <= 0) {
 			l->end_rc = rc;
 			break;
@@ -415,13 +415,13 @@ static void test_read_contract(void)
 
 	if (!src)
 		return;
-	CHECK_INT(td_source_next(src, &first, &err), 1);
+	CHECK_INT(td_source_next(&first, src, &err), 1);
 	CHECK_STR(first.path, "ok.txt");
-	CHECK_INT(td_source_next(src, &f, &err), 1);
+	CHECK_INT(td_source_next(&f, src, &err), 1);
 	CHECK_INT(td_source_read(src, &first, sink, &b, &skip, &err), TD_EINVAL);
 	CHECK(strstr(err.msg, "right after") != NULL);
 	td_file_release(&f);
-	while ((rc = td_source_next(src, &f, &err)) > 0) {
+	while ((rc = td_source_next(&f, src, &err)) > 0) {
 		if (f.link_target && f.type == TD_ENTRY_FILE) {
 			CHECK_INT(td_source_read(src, &f, sink, &b, &skip, &err), TD_EINVAL);
 			CHECK(strstr(err.msg, "hard link") != NULL);
@@ -494,12 +494,12 @@ static void test_truncated(void)
 		td_file_t f;
 		int rc;
 
-		while ((rc = td_source_next(src, &f, &err)) > 0)
+		while ((rc = td_source_next(&f, src, &err)) > 0)
 			td_file_release(&f);
 		CHECK_INT(rc, TD_EARCHIVE);
 		CHECK(strstr(err.msg, "cut.tar.gz") != NULL);
 		/* and keeps failing */
-		CHECK_INT(td_source_next(src, &f, &err), TD_EARCHIVE);
+		CHECK_INT(td_source_next(&f, src, &err), TD_EARCHIVE);
 		td_source_free(src);
 	}
 	/* With keep_going: what was read, marked incomplete. */

@@ -128,7 +128,7 @@ static td_tree_t *walk_all(td_source_t *src)
 
 	if (td_tree_new(&t))
 		exit(2);
-	while ((rc = td_source_next(src, &f, &err)) == 1)
+	while ((rc = td_source_next(&f, src, &err)) == 1)
 		if (td_tree_append(t, &f))
 			exit(2);
 	CHECK_INT(rc, 0);
@@ -343,7 +343,7 @@ static void test_walk_order(void)
 
 	fixture_path(path, sizeof(path), "sorted");
 	src = open_dir(path, NULL);
-	while ((rc = td_source_next(src, &f, &err)) == 1) {
+	while ((rc = td_source_next(&f, src, &err)) == 1) {
 		if (n < sizeof(expected) / sizeof(expected[0]))
 			CHECK_STR(f.path, expected[n]);
 		n++;
@@ -514,7 +514,7 @@ static void test_walk(void)
 	{
 		td_file_t f;
 		td_error_t err = {0};
-		CHECK_INT(td_source_next(src, &f, &err), 0);
+		CHECK_INT(td_source_next(&f, src, &err), 0);
 	}
 	td_tree_free(t);
 	td_source_free(src);
@@ -565,7 +565,7 @@ static void test_deep(void)
 	src = open_dir(path, NULL);
 	if (td_tree_new(&t))
 		exit(2);
-	while ((rc = td_source_next(src, &f, &err)) == 1) {
+	while ((rc = td_source_next(&f, src, &err)) == 1) {
 		size_t n = count_open_fds();
 		if (n > fds_max)
 			fds_max = n;
@@ -634,7 +634,7 @@ static void test_moved_during_walk(int parent_too)
 	src = open_dir(path, NULL);
 	if (td_tree_new(&t))
 		exit(2);
-	while ((rc = td_source_next(src, &f, &err)) == 1) {
+	while ((rc = td_source_next(&f, src, &err)) == 1) {
 		if (!moved && !strcmp(f.path, rel)) {
 			/* Move the directory being read to the top. */
 			snprintf(from, sizeof(from), "%s/%.*s", path, (int)len - 1, rel);

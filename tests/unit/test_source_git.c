@@ -108,7 +108,7 @@ static int list_all(td_source_t *src, listing *l)
 	for (;;) {
 		if (l->n == l->cap && !(l->f = realloc(l->f, (l->cap = l->cap ? l->cap * 2 : 64) * sizeof(*l->f))))
 			abort();
-		rc = td_source_next(src, &l->f[l->n], &err);
+		rc = td_source_next(&l->f[l->n], src, &err);
 		if (rc <= 0)
 			break;
 		l->n++;
@@ -565,7 +565,7 @@ static int read_hostile(const char *rev, const char *path, const char **skip, ch
 	for (;;) {
 		if (l.n == l.cap && !(l.f = realloc(l.f, (l.cap = l.cap ? l.cap * 2 : 8) * sizeof(*l.f))))
 			abort();
-		if ((rc = td_source_next(src, &l.f[l.n], &err)) <= 0)
+		if ((rc = td_source_next(&l.f[l.n], src, &err)) <= 0)
 			break;
 		l.n++;
 	}
@@ -713,7 +713,7 @@ static void test_bomb(void)
 	opts.max_entries = 5000;
 	if (!(src = open_ok(fmt("git:%s/bomb.git@main", tmp), &opts)))
 		return;
-	while ((rc = td_source_next(src, &f, &err)) > 0) {
+	while ((rc = td_source_next(&f, src, &err)) > 0) {
 		td_file_release(&f);
 		n++;
 	}

@@ -312,7 +312,7 @@ static td_tree_t *load(const char *path, const char *label)
 	td_tree_t *t = NULL;
 	td_error_t err = { 0 };
 
-	if (td_db_open(&db, path, &err) || td_db_load(db, label, &t, &err))
+	if (td_db_open(&db, path, &err) || td_db_load(&t, db, label, &err))
 		fprintf(stderr, "load: %s\n", err.msg);
 	td_db_free(db);
 	return t;
@@ -427,7 +427,7 @@ static void test_round_trip(void)
 
 	CHECK_INT(td_db_open(&db, path, &err), 0);
 	CHECK_INT(td_db_check(db, &err), 0);
-	CHECK_INT(td_db_versions(db, &v, &nv, &err), 0);
+	CHECK_INT(td_db_versions(&v, &nv, db, &err), 0);
 	CHECK_INT(nv, 1);
 	if (nv == 1) {
 		CHECK_STR(v[0].meta.label, "v1");
@@ -438,7 +438,7 @@ static void test_round_trip(void)
 	td_versions_free(v, nv);
 	td_tree_free(got2);
 	got2 = NULL;
-	CHECK_INT(td_db_load(db, "nope", &got2, &err), TD_ENOTFOUND);
+	CHECK_INT(td_db_load(&got2, db, "nope", &err), TD_ENOTFOUND);
 	CHECK(strstr(err.msg, "no version 'nope'") != NULL);
 	CHECK(got2 == NULL);
 	td_db_free(db);
@@ -519,13 +519,13 @@ static void test_dedupe_append_match(void)
 	td_tree_sort(target);
 
 	CHECK_INT(td_db_open(&db, path, &err), 0);
-	CHECK_INT(td_db_versions(db, &v, &nv, &err), 0);
+	CHECK_INT(td_db_versions(&v, &nv, db, &err), 0);
 	CHECK_INT(nv, 2);
 	if (nv == 2) {
 		CHECK_STR(v[0].meta.label, "v1");
 		CHECK_STR(v[1].meta.label, "v2");
 	}
-	CHECK_INT(td_db_match(db, target, &m, &err), 0);
+	CHECK_INT(td_db_match(&m, db, target, &err), 0);
 	if (m) {
 		const td_file_t *f3 = td_tree_find(target, "src/f0003.c", 11);
 		const td_file_t *f7 = td_tree_find(target, "src/f0007.c", 11);
@@ -566,7 +566,7 @@ static void test_links_match(void)
 
 	CHECK_INT(write_db(path, TD_DB_CREATE, &t, 1, 0), 0);
 	CHECK_INT(td_db_open(&db, path, &err), 0);
-	CHECK_INT(td_db_match(db, sorted, &m, &err), 0);
+	CHECK_INT(td_db_match(&m, db, sorted, &err), 0);
 	/* 6 files + the symlink + the gitlink; skipped entries never match. */
 	if (m)
 		CHECK_INT(m->identical[0], 8);
@@ -610,7 +610,7 @@ static void test_label_rules(void)
 	CHECK_INT(count_rows(path, "path"), 8);
 	CHECK_INT(td_db_open(&db, path, &err), 0);
 	CHECK_INT(td_db_check(db, &err), 0);
-	CHECK_INT(td_db_versions(db, &v, &nv, &err), 0);
+	CHECK_INT(td_db_versions(&v, &nv, db, &err), 0);
 	CHECK_INT(nv, 2);
 	if (nv == 2) {
 		CHECK_STR(v[0].meta.label, "v1"); /* kept its place */
@@ -1086,7 +1086,7 @@ static void test_schema1_migration(void)
 	make_schema1_db(path);
 	CHECK_INT(td_db_open(&db, path, &err), 0);
 	CHECK_INT(td_db_check(db, &err), 0);
-	CHECK_INT(td_db_load(db, "old", &old, &err), 0);
+	CHECK_INT(td_db_load(&old, db, "old", &err), 0);
 	td_db_free(db);
 	db = NULL;
 	CHECK(old && old->count == 2 && old->files[0].has_digest && !old->files[0].digest.has_sha256_ws);
@@ -1114,10 +1114,10 @@ static void test_schema1_migration(void)
 	CHECK_INT(td_db_check(db, &err), 0); /* the same SQL as a new database's */
 	td_tree_free(old);
 	old = NULL;
-	CHECK_INT(td_db_load(db, "old", &old, &err), 0);
+	CHECK_INT(td_db_load(&old, db, "old", &err), 0);
 	CHECK(old && old->files[0].digest.has_sha256_ws && old->files[0].digest.sha256_ws[0] == 0x5a);
 	CHECK(old && !old->files[1].digest.has_sha256_ws);
-	CHECK_INT(td_db_load(db, "new", &got, &err), 0);
+	CHECK_INT(td_db_load(&got, db, "new", &err), 0);
 	if (got)
 		check_tree_equal(got, t);
 	td_db_free(db);
@@ -1172,13 +1172,13 @@ static void test_scale(void)
 
 	CHECK_INT(td_db_open(&db, path, &err), 0);
 	t0 = now_s();
-	CHECK_INT(td_db_load(db, NULL, &got, &err), 0);
+	CHECK_INT(td_db_load(&got, db, NULL, &err), 0);
 	t_load = now_s() - t0;
 	if (got) {
 		check_tree_equal(got, v1);
 	}
 	t0 = now_s();
-	CHECK_INT(td_db_match(db, v1, &m, &err), 0);
+	CHECK_INT(td_db_match(&m, db, v1, &err), 0);
 	t_match = now_s() - t0;
 	if (m)
 		CHECK_INT(m->identical[0], n);
@@ -1216,7 +1216,7 @@ static void test_scale(void)
 
 	CHECK_INT(td_db_open(&db, path, &err), 0);
 	t0 = now_s();
-	CHECK_INT(td_db_match(db, vk, &m, &err), 0);
+	CHECK_INT(td_db_match(&m, db, vk, &err), 0);
 	t_match = now_s() - t0;
 	if (m) {
 		CHECK_INT(m->version_count, 5);
