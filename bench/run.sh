@@ -13,7 +13,7 @@
 #                          (default trees/linux-6.12.118-1~deb12u1)
 #   BENCH_TLSH             0 skips the tlsh -r reference row (the slowest)
 #   BENCH_TLSH_LOOPS       TLSH counting loops to time the treedrift rows with,
-#                          e.g. "avx512 avx2 scalar" (each forced with
+#                          e.g. "avx512 pair scalar" (each forced with
 #                          TD_TLSH_LOOP); default: only the loop treedrift picks
 #   BENCH_WORK             scratch DBs (default work/ in the cache)
 #   BENCH_RESULTS          reports (default results/ in the cache)

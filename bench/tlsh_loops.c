@@ -25,7 +25,8 @@
 #define BLOCK_BYTES 16384
 #define MAX_FILES 1000000
 
-static const td_tlsh_impl_t impls[] = { TD_TLSH_IMPL_SCALAR, TD_TLSH_IMPL_AVX2, TD_TLSH_IMPL_AVX512 };
+static const td_tlsh_impl_t impls[] = { TD_TLSH_IMPL_SCALAR, TD_TLSH_IMPL_PAIR, TD_TLSH_IMPL_AVX2,
+						TD_TLSH_IMPL_AVX512 };
 #define N_IMPLS (sizeof(impls) / sizeof(impls[0]))
 
 static double cpu_seconds(void)

@@ -8,7 +8,8 @@
 # The test needs only lib/digest/tlsh.c, lib/base/error.c and the generated
 # tables (no OpenSSL, SQLite, libgit2 or libarchive), so nothing but the
 # C library is cross-built. The table generator runs on the build machine.
-# It runs with TD_TLSH_LOOP=scalar, which must also be the default there.
+# It runs with each portable loop forced (scalar, pair) and with none, and
+# checks that pair is the default there.
 #
 # Environment:
 #   TD_CROSS_BUILD  build directory (default build-aarch64)
@@ -51,3 +52,7 @@ run() { # label, then environment assignments for the test
 }
 run scalar TD_TLSH_LOOP=scalar
 grep -q '^TD_TLSH_LOOP=scalar: the default loop is scalar' "$build/test_tlsh.scalar.log"
+run pair TD_TLSH_LOOP=pair
+grep -q '^TD_TLSH_LOOP=pair: the default loop is pair' "$build/test_tlsh.pair.log"
+run auto TD_TLSH_LOOP=auto
+grep -q '^TD_TLSH_LOOP=auto: the default loop is pair' "$build/test_tlsh.auto.log"

@@ -74,7 +74,7 @@ TD_EXTERN void td_tlsh_format(char out[TD_TLSH_HEX_CHARS + 1], const td_tlsh_t *
 TD_EXTERN int td_tlsh_parse(td_tlsh_t *out, const char *text, size_t len);
 
 /* The counting loop td_tlsh_update uses in this process: "avx512",
- * "avx2" or "scalar". By default the fastest this CPU supports; the
+ * "avx2", "pair" or "scalar". By default the fastest this CPU supports; the
  * environment variable TD_TLSH_LOOP, read once at the first call that
  * needs it, may name another one the CPU supports (or "auto"). Every loop
  * gives the same digests. The string is static. */

@@ -2,10 +2,10 @@
  *
  * The counting loop is what a tree scan spends its time on, so it is shaped
  * for speed while computing exactly what the reference computes. There are
- * three, chosen once per process (td_tlsh_loop, TD_TLSH_LOOP):
- * - scalar, portable C, the default without AVX-512 VBMI. The first two
- *   Pearson steps of all seven salted mappings depend only on the newest
- *   byte and come from one table row (tlsh_first_bytes). The last step of
+ * four, chosen once per process (td_tlsh_loop, TD_TLSH_LOOP):
+ * - scalar, portable C, the simple one the others are tested against. The
+ *   first two Pearson steps of all seven salted mappings depend only on the
+ *   newest byte and come from one table row (tlsh_first_bytes). The last step of
  *   each triplet is left out: T is a permutation, so the loop counts the
  *   pre-image y of bucket T[y] and the fold at the end of a run moves the
  *   256 counts to their buckets. Positions count into four sub-histograms
@@ -13,6 +13,14 @@
  *   each other. The window lives in registers; the first four bytes of a
  *   stream, which only fill it, are taken apart once, so the loop has no
  *   fill branch. Tables and counts (6.3 KiB) stay in L1.
+ * - pair, portable C, the default without AVX-512 VBMI: the scalar loop
+ *   with the Pearson lookups of a position taken from three tables
+ *   indexed by two bytes (the newest and one of the three before it), 3
+ *   loads instead of 13, and the six pre-images from one XOR of each entry
+ *   with the window. The tables (448 KiB) are built once per process at
+ *   first use. On source code 90% of the lookups fall in 28 KiB of them
+ *   and 99% in 73 KiB; random bytes use all of them, from L2, and the
+ *   loop is still no slower than the scalar one there.
  * - avx512, where the CPU has AVX-512 VBMI and VBMI2: the Pearson lookups
  *   of 64 positions are done at once in vector registers (a 256-byte
  *   table fits in four), and only the increments and the checksum chain
@@ -24,6 +32,9 @@
  * - avx2: the pre-images of 32 positions in vector registers, with a
  *   256-byte lookup made of 16 shuffles and 15 blends. It was measured
  *   slower than the scalar loop, so it is never the default.
+ * Only avx512 runs two streams in lockstep (td_tlsh_update2): the others
+ * are bound by their instructions, not by the checksum chain, and a
+ * lockstep pair loop measured no faster on text and slower on random bytes.
  * Tests check that every loop gives the same counts as the scalar one.
  * Constants from the specification are in tlsh_spec.h; tlsh_tables.h is
  * generated from them at build time (gen/tlsh_tables.c). */
@@ -138,6 +149,140 @@ static void count_run_scalar(uint32_t (*restrict h)[TLSH_BUCKETS], td_tlsh_ctx_t
 	ctx->window[2] = (uint8_t)c3;
 	ctx->window[3] = (uint8_t)c4;
 	ctx->checksum = (uint8_t)sum;
+}
+
+/* ---- pair: each lookup of a position from a table of two bytes ---- */
+
+/* In scalar_position every T(f[k] ^ cX), f = tlsh_first_bytes[c0], is a
+ * function of the two bytes c0 and cX alone, and the seven group by the
+ * second byte: (c0, c1) for k = 0, 1, 2, 5; (c0, c2) for k = 3, 4; (c0, c3)
+ * for k = 6. Three tables indexed by c0 << 8 | cX hold them, one entry
+ * each a position, so 13 loads become 3. The bytes of an entry sit in the
+ * lanes of the history word c4 | c3 << 8 | c2 << 16 | c1 << 24 (the four
+ * bytes before c0 as they lie in memory) whose byte each is XORed with: one
+ * XOR of the words gives all their pre-images y. The checksum's lane
+ * holds T(f[0] ^ c1) ^ c1, so that the XOR gives T(f[0] ^ c1) back.
+ * 448 KiB in all, built once per process at first use rather than
+ * generated into the binary. */
+static pthread_once_t tlsh_pairs_once = PTHREAD_ONCE_INIT;
+static struct {
+	uint32_t c1[1 << 16];   /* lanes 0..3: y5 ^ c4, y2 ^ c3, y1 ^ c2, T(f[0] ^ c1) ^ c1 */
+	uint16_t c2[1 << 16];   /* lanes 0..1: y4 ^ c4, y3 ^ c3 */
+	uint8_t c3[1 << 16];    /* y6 ^ c4 */
+} tlsh_pairs;
+
+static void build_pair_tables(void)
+{
+	for (unsigned c0 = 0; c0 < 256; c0++) {
+		const uint8_t *f = tlsh_first_bytes[c0];
+
+		for (unsigned x = 0; x < 256; x++) {
+			unsigned at = c0 << 8 | x;
+
+			tlsh_pairs.c1[at] = (uint32_t)T(f[5] ^ x) | (uint32_t)T(f[2] ^ x) << 8 |
+					    (uint32_t)T(f[1] ^ x) << 16 | (uint32_t)(T(f[0] ^ x) ^ x) << 24;
+			tlsh_pairs.c2[at] = (uint16_t)(T(f[4] ^ x) | T(f[3] ^ x) << 8);
+			tlsh_pairs.c3[at] = T(f[6] ^ x);
+		}
+	}
+}
+
+/* Little-endian words at p, whatever the CPU's byte order: one load each
+ * where it is little-endian. */
+static inline uint32_t load_le32(const uint8_t *p)
+{
+	uint32_t x;
+
+	memcpy(&x, p, sizeof(x));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap32(x);
+#endif
+	return x;
+}
+
+static inline unsigned load_le16(const uint8_t *p)
+{
+	uint16_t x;
+
+	memcpy(&x, p, sizeof(x));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap16(x);
+#endif
+	return x;
+}
+
+/* One position of the pair loop, its byte at q[0] and the four before it
+ * at q[-4..-1]: the six y counted in h, as scalar_position counts them.
+ * Returns the new checksum. The bytes are read from memory, not kept in
+ * registers: a load costs less here than the shifts and masks that would
+ * take them out of a word. */
+static inline unsigned pair_position(uint32_t *restrict h, unsigned sum, const uint8_t *q)
+{
+	uint32_t hist = load_le32(q - 4);
+	unsigned c0c1 = load_le16(q - 1), c0 = c0c1 & 0xff00;
+	uint32_t u = tlsh_pairs.c1[c0c1] ^ hist;
+	unsigned v = tlsh_pairs.c2[c0 | q[-2]] ^ hist;
+	unsigned w = tlsh_pairs.c3[c0 | q[-3]] ^ hist;
+
+	h[u & 0xff]++;
+	h[u >> 8 & 0xff]++;
+	h[u >> 16 & 0xff]++;
+	h[v & 0xff]++;
+	h[v >> 8 & 0xff]++;
+	h[w & 0xff]++;
+	return T((u >> 24) ^ sum);
+}
+
+/* The first positions of a pair run (at most four, fewer if n is smaller)
+ * take their history from the window, through a copy next to their bytes.
+ * Returns how many it counted. */
+static size_t pair_head(uint32_t (*restrict h)[TLSH_BUCKETS], unsigned *sum, const td_tlsh_ctx_t *ctx,
+			const uint8_t *p, size_t n)
+{
+	uint8_t head[2 * (TLSH_WINDOW_BYTES - 1)];
+	size_t first = n < TLSH_WINDOW_BYTES - 1 ? n : TLSH_WINDOW_BYTES - 1, i;
+
+	for (i = 0; i < TLSH_WINDOW_BYTES - 1; i++) {
+		head[i] = ctx->window[TLSH_WINDOW_BYTES - 2 - i];
+		head[TLSH_WINDOW_BYTES - 1 + i] = i < first ? p[i] : 0;
+	}
+	for (i = 0; i < first; i++)
+		*sum = pair_position(h[i & 3], *sum, head + TLSH_WINDOW_BYTES - 1 + i);
+	return first;
+}
+
+/* Count positions i..n-1 one at a time, then store the window (the last
+ * four bytes, some still from the old window when n < 4) and checksum. */
+static void pair_tail(uint32_t (*restrict h)[TLSH_BUCKETS], unsigned sum, td_tlsh_ctx_t *ctx,
+		      const uint8_t *p, size_t i, size_t n)
+{
+	uint8_t window[TLSH_WINDOW_BYTES - 1];
+
+	for (; i < n; i++)
+		sum = pair_position(h[i & 3], sum, p + i);
+	for (i = 0; i < TLSH_WINDOW_BYTES - 1; i++)
+		window[i] = n > i ? p[n - 1 - i] : ctx->window[i - n];
+	memcpy(ctx->window, window, sizeof(window));
+	ctx->checksum = (uint8_t)sum;
+}
+
+/* count_run_scalar with the pair tables. */
+static void count_run_pair(uint32_t (*restrict h)[TLSH_BUCKETS], td_tlsh_ctx_t *ctx,
+			   const uint8_t *p, size_t n)
+{
+	unsigned sum = ctx->checksum;
+	size_t i;
+
+	pthread_once(&tlsh_pairs_once, build_pair_tables);
+	i = pair_head(h, &sum, ctx, p, n);
+	_Static_assert(TLSH_SUBHISTS == 4, "the loop below is unrolled for four sub-histograms");
+	for (; i + 4 <= n; i += 4) {
+		sum = pair_position(h[0], sum, p + i);
+		sum = pair_position(h[1], sum, p + i + 1);
+		sum = pair_position(h[2], sum, p + i + 2);
+		sum = pair_position(h[3], sum, p + i + 3);
+	}
+	pair_tail(h, sum, ctx, p, i, n);
 }
 
 static inline uint32_t add_saturated(uint32_t a, uint32_t b)
@@ -512,6 +657,7 @@ int td_tlsh_impl_supported(td_tlsh_impl_t impl)
 	switch (impl) {
 	case TD_TLSH_IMPL_AUTO:
 	case TD_TLSH_IMPL_SCALAR:
+	case TD_TLSH_IMPL_PAIR:
 		return 1;
 	case TD_TLSH_IMPL_AVX512:
 #ifdef TD_TLSH_HAVE_X86
@@ -530,16 +676,18 @@ int td_tlsh_impl_supported(td_tlsh_impl_t impl)
 }
 
 /* The loops by name. The default is the first supported one that is a
- * candidate for it: the AVX2 loop is not, as it was measured slower than
- * the scalar one (bench/README.md, "TLSH counting loops"); it stays
- * selectable to be measured on other CPUs. */
+ * candidate for it: pair where AVX-512 VBMI is missing. The scalar loop is
+ * the simple reference the others are tested against; the AVX2 loop was
+ * measured slower than it (bench/README.md, "TLSH counting loops"). Both
+ * stay selectable, to be measured on other CPUs. */
 static const struct {
 	td_tlsh_impl_t impl;
 	const char *name;
 	int by_default;
 } tlsh_loops[] = {
 	{ TD_TLSH_IMPL_AVX512, "avx512", 1 },
-	{ TD_TLSH_IMPL_SCALAR, "scalar", 1 },
+	{ TD_TLSH_IMPL_PAIR, "pair", 1 },
+	{ TD_TLSH_IMPL_SCALAR, "scalar", 0 },
 	{ TD_TLSH_IMPL_AVX2, "avx2", 0 },
 };
 #define TLSH_NLOOPS (sizeof(tlsh_loops) / sizeof(tlsh_loops[0]))
@@ -558,7 +706,7 @@ static struct {
 	pthread_once_t once;
 	td_tlsh_impl_t impl;
 	char refused[32];   /* a TD_TLSH_LOOP value that was not honoured */
-} tlsh_choice = { PTHREAD_ONCE_INIT, TD_TLSH_IMPL_SCALAR, "" };
+} tlsh_choice = { PTHREAD_ONCE_INIT, TD_TLSH_IMPL_PAIR, "" };
 
 static void choose_loop(void)
 {
@@ -660,7 +808,9 @@ static void update_large(td_tlsh_ctx_t *ctx, const uint8_t *p, size_t n, td_tlsh
 		uint32_t h[TLSH_SUBHISTS][TLSH_BUCKETS];
 
 		memset(h, 0, sizeof(h));
-		if (impl == TD_TLSH_IMPL_AVX2)
+		if (impl == TD_TLSH_IMPL_PAIR)
+			count_run_pair(h, ctx, p, n);
+		else if (impl == TD_TLSH_IMPL_AVX2)
 			count_run_avx2(h, ctx, p, n);
 		else
 			count_run_scalar(h, ctx, p, n);

@@ -11,14 +11,15 @@ typedef enum td_tlsh_impl {
 	TD_TLSH_IMPL_AUTO = 0, /* td_tlsh_impl_default() */
 	TD_TLSH_IMPL_SCALAR,   /* portable C */
 	TD_TLSH_IMPL_AVX512,   /* x86-64 with AVX-512 VBMI and VBMI2 */
-	TD_TLSH_IMPL_AVX2      /* x86-64 with AVX2 */
+	TD_TLSH_IMPL_AVX2,     /* x86-64 with AVX2 */
+	TD_TLSH_IMPL_PAIR      /* portable C with tables of byte pairs */
 } td_tlsh_impl_t;
 
 /* What AUTO stands for in this process: the fastest loop this CPU
  * supports, or the one TD_TLSH_LOOP names (td_tlsh_loop in tlsh.h). */
 td_tlsh_impl_t td_tlsh_impl_default(void);
 
-/* "scalar", "avx2", "avx512", or "auto". */
+/* "scalar", "pair", "avx2", "avx512", or "auto". */
 const char *td_tlsh_impl_name(td_tlsh_impl_t impl);
 
 /* Non-zero when impl can run on this build and CPU. */

@@ -484,7 +484,8 @@ static void check_streaming(item_set_t *s)
 }
 
 /* The loops, each checked against the scalar one where this CPU runs it. */
-static const td_tlsh_impl_t all_impls[] = { TD_TLSH_IMPL_SCALAR, TD_TLSH_IMPL_AVX2, TD_TLSH_IMPL_AVX512 };
+static const td_tlsh_impl_t all_impls[] = { TD_TLSH_IMPL_SCALAR, TD_TLSH_IMPL_PAIR, TD_TLSH_IMPL_AVX2,
+					     TD_TLSH_IMPL_AVX512 };
 #define N_IMPLS (sizeof(all_impls) / sizeof(all_impls[0]))
 
 /* Every loop must count exactly what the scalar one does, whole and in
