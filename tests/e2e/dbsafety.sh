@@ -104,8 +104,10 @@ fi
 
 # two writers at once: the second is refused at once with a lock error, the
 # first completes, and nothing interleaves
+# (the second starts once the first holds the lock, however slow a loaded
+# machine is to get there, or once the first is done)
 "$TD" scan -q "$TMP/big" -o "$TMP/db" --label big --jobs 1 & pid=$!
-for _ in $(seq 1 100); do [ -e "$TMP/db.lock" ] && break; sleep 0.02; done
+for _ in $(seq 1 3000); do [ -e "$TMP/db.lock" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.02; done
 s=0; "$TD" scan -q "$TMP/small" -o "$TMP/db" --label other 2>"$TMP/err" || s=$?
 # readers while the write is going on see a whole database: the old one,
 # or the new one once it is renamed into place
