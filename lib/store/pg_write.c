@@ -532,16 +532,6 @@ static int add_end(pg_writer_t *w, const td_tree_meta_t *m, uint64_t count, uint
 	return rc;
 }
 
-static uint64_t tree_total_bytes(const td_tree_t *tree)
-{
-	uint64_t total = 0;
-
-	for (size_t i = 0; i < tree->count; i++)
-		if (tree->files[i].type == TD_ENTRY_FILE)
-			total += tree->files[i].size_bytes;
-	return total;
-}
-
 int td_pg_writer_add(td_db_writer_t *base, const td_tree_t *tree, int replace, td_error_t *err)
 {
 	pg_writer_t *w = (pg_writer_t *)base;
@@ -549,7 +539,7 @@ int td_pg_writer_add(td_db_writer_t *base, const td_tree_t *tree, int replace, t
 
 	for (size_t i = 0; i < tree->count && !rc; i++)
 		rc = put_file(w, &tree->files[i], err);
-	return add_end(w, &tree->meta, tree->count, tree_total_bytes(tree), rc, err);
+	return add_end(w, &tree->meta, tree->count, td_db_tree_bytes(tree), rc, err);
 }
 
 static int scan_begin(void *ctx, const td_tree_meta_t *meta, td_error_t *err)
@@ -579,7 +569,7 @@ int td_pg_writer_add_scan(td_db_writer_t *base, td_tree_t **out, td_source_t *sr
 		if (rc)
 			add_end(w, NULL, 0, 0, rc, err);
 		else
-			rc = add_end(w, &tree->meta, tree->count, tree_total_bytes(tree), rc, err);
+			rc = add_end(w, &tree->meta, tree->count, td_db_tree_bytes(tree), rc, err);
 	}
 	if (rc) {
 		td_tree_free(tree);

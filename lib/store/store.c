@@ -228,6 +228,16 @@ void td_db_writer_free(td_db_writer_t *w)
 		w->be->writer_free(w);
 }
 
+uint64_t td_db_tree_bytes(const td_tree_t *tree)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < tree->count; i++)
+		if (tree->files[i].type == TD_ENTRY_FILE)
+			total += tree->files[i].size_bytes;
+	return total;
+}
+
 long td_db_version_index(const int64_t *ids, size_t n, int64_t id)
 {
 	size_t lo = 0, hi = n;

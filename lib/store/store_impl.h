@@ -88,6 +88,8 @@ enum {
 
 /* Index of a version id among the ascending ids[0..n); -1 when absent. */
 long td_db_version_index(const int64_t *ids, size_t n, int64_t id);
+/* The bytes of a tree's regular files: a version's total_bytes. */
+uint64_t td_db_tree_bytes(const td_tree_t *tree);
 
 /* ---- the SQLite backend: schema.c, read.c, match.c, write.c ---- */
 int td_sq_open(td_db_t *db, const char *path, td_error_t *err);

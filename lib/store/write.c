@@ -607,16 +607,6 @@ static int put_version(sq_writer_t *w, const td_tree_meta_t *m, size_t count, ui
 	return TD_OK;
 }
 
-static uint64_t tree_total_bytes(const td_tree_t *tree)
-{
-	uint64_t total = 0;
-
-	for (size_t i = 0; i < tree->count; i++)
-		if (tree->files[i].type == TD_ENTRY_FILE)
-			total += tree->files[i].size_bytes;
-	return total;
-}
-
 /* Open a version: the transaction and the version row, with count
  * entries of total bytes (a scan corrects both at its end). */
 static int add_begin(sq_writer_t *w, const td_tree_meta_t *meta, size_t count, uint64_t total,
@@ -669,7 +659,7 @@ int td_sq_writer_add(td_db_writer_t *base, const td_tree_t *tree, int replace, t
 		return td_error_set(err, TD_EINVAL, "the writer of '%s' is closed", w->f.path);
 	if ((rc = check_tree(w, tree, err)))
 		return rc;
-	if ((rc = add_begin(w, &tree->meta, tree->count, tree_total_bytes(tree), replace, &vid, &replaced,
+	if ((rc = add_begin(w, &tree->meta, tree->count, td_db_tree_bytes(tree), replace, &vid, &replaced,
 			    err)))
 		return add_end(w, replaced, rc, err);
 	for (size_t i = 0; i < tree->count && !rc; i++)
@@ -734,7 +724,7 @@ static int update_version_totals(sq_writer_t *w, const td_tree_t *tree, sqlite3_
 	char sql[160];
 
 	snprintf(sql, sizeof(sql), "UPDATE version SET file_count = %zu, total_bytes = %lld WHERE id = %lld",
-		 tree->count, (long long)tree_total_bytes(tree), (long long)vid);
+		 tree->count, (long long)td_db_tree_bytes(tree), (long long)vid);
 	return exec_sql(w, sql, "write", err);
 }
 
