@@ -230,6 +230,30 @@ static int find_version(td_db_t *db, const char *label, char id[32], uint64_t *f
 	return rc;
 }
 
+/* Append the files of r's rows (load_sql's columns) to t; label names the
+ * version in the message about a malformed row (NULL: none). */
+static int append_rows(td_tree_t *t, td_db_t *db, const PGresult *r, const char *label, td_error_t *err)
+{
+	td_file_t f;
+	int rc = TD_OK, rows = PQntuples(r);
+
+	memset(&f, 0, sizeof(f));
+	for (int i = 0; i < rows && rc == TD_OK; i++) {
+		rc = file_from_row(&f, r, i);
+		if (rc == TD_OK)
+			rc = td_tree_append(t, &f);
+		if (rc == TD_ENOMEM)
+			td_error_set(err, rc, "out of memory loading '%s'", db->path);
+		else if (rc && label)
+			rc = td_error_set(err, TD_EFORMAT, "'%s' is corrupt: malformed entry in version '%s'",
+					  db->path, label);
+		else if (rc)
+			rc = td_error_set(err, TD_EFORMAT, "'%s' is corrupt: malformed entry", db->path);
+	}
+	td_file_release(&f);
+	return rc;
+}
+
 int td_pg_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 {
 	PGresult *r = NULL;
@@ -237,11 +261,9 @@ int td_pg_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 	uint64_t file_count = 0;
 	char vid[32];
 	const char *params[1] = { vid };
-	td_file_t f;
-	int rc, rows;
+	int rc;
 
 	*out = NULL;
-	memset(&f, 0, sizeof(f));
 	if ((rc = td_tree_new(&t)) != TD_OK)
 		return td_error_set(err, rc, "out of memory loading '%s'", db->path);
 	if ((rc = read_begin(db, err))) {
@@ -269,21 +291,8 @@ int td_pg_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 		rc = td_pg_fail(err, db->pg, r, "read", db->path);
 		goto out;
 	}
-	rows = PQntuples(r);
-	for (int i = 0; i < rows; i++) {
-		rc = file_from_row(&f, r, i);
-		if (rc == TD_OK)
-			rc = td_tree_append(t, &f);
-		if (rc == TD_ENOMEM) {
-			td_error_set(err, rc, "out of memory loading '%s'", db->path);
-			goto out;
-		}
-		if (rc) {
-			rc = td_error_set(err, TD_EFORMAT, "'%s' is corrupt: malformed entry in version '%s'",
-					  db->path, t->meta.label);
-			goto out;
-		}
-	}
+	if ((rc = append_rows(t, db, r, t->meta.label, err)))
+		goto out;
 	if (td_tree_sort(t)) {
 		rc = td_error_set(err, TD_EFORMAT, "'%s' is corrupt: duplicate path in version '%s'",
 				  db->path, t->meta.label);
@@ -291,7 +300,6 @@ int td_pg_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 	}
 	rc = TD_OK;
 out:
-	td_file_release(&f);
 	PQclear(r);
 	read_end(db);
 	if (rc) {
@@ -317,11 +325,9 @@ int td_pg_load_reuse(td_db_t *db, td_tree_t **out, td_error_t *err)
 {
 	PGresult *r = NULL;
 	td_tree_t *t = NULL;
-	td_file_t f;
-	int rc, rows;
+	int rc;
 
 	*out = NULL;
-	memset(&f, 0, sizeof(f));
 	if ((rc = td_tree_new(&t)) != TD_OK || td_meta_set(&t->meta.database, db->path)) {
 		td_tree_free(t);
 		return td_error_set(err, TD_ENOMEM, "out of memory loading '%s'", db->path);
@@ -335,23 +341,8 @@ int td_pg_load_reuse(td_db_t *db, td_tree_t **out, td_error_t *err)
 		rc = td_pg_fail(err, db->pg, r, "read", db->path);
 		goto out;
 	}
-	rows = PQntuples(r);
-	for (int i = 0; i < rows; i++) {
-		rc = file_from_row(&f, r, i);
-		if (rc == TD_OK)
-			rc = td_tree_append(t, &f);
-		if (rc == TD_ENOMEM) {
-			td_error_set(err, rc, "out of memory loading '%s'", db->path);
-			goto out;
-		}
-		if (rc) {
-			rc = td_error_set(err, TD_EFORMAT, "'%s' is corrupt: malformed entry", db->path);
-			goto out;
-		}
-	}
-	rc = TD_OK;
+	rc = append_rows(t, db, r, NULL, err);
 out:
-	td_file_release(&f);
 	PQclear(r);
 	read_end(db);
 	if (rc) {
