@@ -15,6 +15,7 @@
 #include <git2.h>
 
 #include "internal.h"
+#include "patch_impl.h"
 #include "treedrift/history.h"
 
 #define HISTORY_MAX_THREADS 64
@@ -38,35 +39,11 @@ struct td_history_impl {
 
 /* ---- line hashes ------------------------------------------------------ */
 
-/* git patch-id drops every whitespace byte (isspace in the C locale). */
-static int is_space(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
+/* The patch stage's hash (patch_id.c), which git patch-id's rules shape:
+ * the same lines must give the same keys on both sides. */
 td_line_hash_t td_line_hash(const char *line, size_t len, int *trivial)
 {
-	/* FNV-1a, 64 bits: a hash-table key, not a security property */
-	uint64_t h = 0xcbf29ce484222325ull;
-	char kept[3];
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)line[i];
-		if (is_space(c))
-			continue;
-		if (n < sizeof(kept))
-			kept[n] = (char)c;
-		n++;
-		h ^= c;
-		h *= 0x100000001b3ull;
-	}
-	if (trivial) {
-		*trivial = n == 0 ||
-			   (n == 1 && (kept[0] == '{' || kept[0] == '}' || kept[0] == '(' || kept[0] == ')')) ||
-			   (n == 2 && ((kept[0] == '}' && kept[1] == ';') || (kept[0] == ')' && kept[1] == ';')));
-	}
-	return h ? h : 1;
+	return td_patch_line_hash(line, len, trivial);
 }
 
 /* ---- specs -------------------------------------------------------------- */
