@@ -52,8 +52,10 @@ typedef struct td_version {
 	uint64_t total_bytes;
 } td_version_t;
 
-/* The space the database takes: the file's size (SQLite), or the size of
- * its tables with their indexes (PostgreSQL); 0 when it cannot be told. */
+/* The space the database takes: the size of the file this handle opened
+ * (SQLite, even if a writer has renamed a new one over its path since), or
+ * the size of its tables with their indexes (PostgreSQL); 0 when it cannot
+ * be told. */
 TD_EXTERN uint64_t td_db_size_bytes(td_db_t *db);
 
 /* All versions, oldest first. Caller frees with td_versions_free(). */

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <sqlite3.h>
 
@@ -23,11 +22,19 @@ int td_sq_open(td_db_t *h, const char *path, td_error_t *err)
 	return rc;
 }
 
+/* The size of the file this handle has open, not of whatever the path
+ * names now: a writer may have renamed a new database over it since. */
 uint64_t td_sq_size_bytes(td_db_t *db)
 {
-	struct stat st;
+	sqlite3_stmt *st = NULL;
+	uint64_t size = 0;
 
-	return stat(db->path, &st) ? 0 : (uint64_t)st.st_size;
+	if (sqlite3_prepare_v2(db->db, "SELECT c.page_count * s.page_size"
+			       " FROM pragma_page_count() c, pragma_page_size() s", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		size = (uint64_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return size;
 }
 
 void td_sq_close(td_db_t *db)

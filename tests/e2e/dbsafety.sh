@@ -113,15 +113,17 @@ s=0; "$TD" scan -q "$TMP/small" -o "$TMP/db" --label other 2>"$TMP/err" || s=$?
 # or the new one once it is renamed into place
 r=0
 for i in 1 2 3; do
-	"$TD" check -q "$TMP/db" 2>>"$TMP/reader.err" || r=1
-	"$TD" show "$TMP/db" >"$TMP/show.reader$i" || r=1
+	"$TD" check -q "$TMP/db" 2>>"$TMP/reader.err" || { r=1; echo "reader $i: check failed" >&2; }
+	"$TD" show "$TMP/db" >"$TMP/show.reader$i" 2>>"$TMP/reader.err" || { r=1; echo "reader $i: show failed" >&2; }
 done
 w=0; wait $pid || w=$?
 check_eq "first writer" "$w" 0
 "$TD" show "$TMP/db" >"$TMP/show.after"
 for i in 1 2 3; do
-	cmp -s "$TMP/show.reader$i" "$TMP/show.before" || cmp -s "$TMP/show.reader$i" "$TMP/show.after" || r=1
+	cmp -s "$TMP/show.reader$i" "$TMP/show.before" || cmp -s "$TMP/show.reader$i" "$TMP/show.after" ||
+		{ r=1; echo "reader $i saw neither the old nor the new database" >&2; }
 done
+[ "$r" = 0 ] || cat "$TMP/reader.err" >&2
 if [ "$s" = 0 ]; then
 	echo "note: the second writer ran after the first one"
 	"$TD" show --versions "$TMP/db" | grep -q '^other ' && ok || fail "the second writer's version is missing"

@@ -556,6 +556,39 @@ static void test_dedupe_append_match(void)
 	td_tree_free(v2);
 }
 
+/* A reader's handle keeps the database it opened when a writer renames a
+ * new one over the path, and the size it reports is that database's. */
+static void test_reader_during_append(void)
+{
+	const char *path = tpath("reader.db");
+	td_tree_t *v1 = tree_numbered("v1", 50), *v2 = tree_numbered("v2", 400);
+	td_version_t *v = NULL;
+	td_db_t *old = NULL, *now = NULL;
+	td_error_t err = { 0 };
+	struct stat before, after;
+	size_t nv = 0;
+
+	CHECK_INT(write_db(path, TD_DB_CREATE, &v1, 1, 0), 0);
+	CHECK_INT(stat(path, &before), 0);
+	CHECK_INT(td_db_open(&old, path, &err), 0);
+	CHECK_INT(write_db(path, TD_DB_APPEND, &v2, 1, 0), 0);
+	CHECK_INT(stat(path, &after), 0);
+	CHECK(after.st_size > before.st_size);
+	if (old) {
+		CHECK_INT(td_db_size_bytes(old), before.st_size);
+		CHECK_INT(td_db_versions(&v, &nv, old, &err), 0);
+		CHECK_INT(nv, 1);
+		td_versions_free(v, nv);
+	}
+	CHECK_INT(td_db_open(&now, path, &err), 0);
+	if (now)
+		CHECK_INT(td_db_size_bytes(now), after.st_size);
+	td_db_free(old);
+	td_db_free(now);
+	td_tree_free(v1);
+	td_tree_free(v2);
+}
+
 static void test_links_match(void)
 {
 	const char *path = tpath("links.db");
@@ -1453,6 +1486,7 @@ int main(void)
 	test_round_trip();
 	test_dedupe_append_match();
 	test_links_match();
+	test_reader_during_append();
 	test_label_rules();
 	test_locking();
 	test_free_before_commit();
