@@ -1134,43 +1134,182 @@ static inline int header_distance(const td_tlsh_t *a, const td_tlsh_t *b, int le
  * which of the differences 1, 2 and 3 it has; the marks are then summed
  * within each byte. This was measured faster than a 64 KiB table of byte
  * pairs, and it leaves the cache to the digests being searched. */
+#define TD_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* Two, four or eight words in one value: GCC's and Clang's generic
+ * vectors, which a target lowers to its registers: v2 to one SSE2 or NEON
+ * register, v4 to one AVX2 register, v8 to one AVX-512 register (wider
+ * than the registers, they go through memory). Lane-wise operations only. */
+typedef uint64_t td_v2u64 __attribute__((vector_size(16)));
+typedef uint64_t td_v4u64 __attribute__((vector_size(32)));
+typedef uint64_t td_v8u64 __attribute__((vector_size(64)));
+
+/* *r = the scores of one word, or of eight at once (v8): the same
+ * operations, with the masks broadcast over the lanes. (Through pointers:
+ * a vector passed by value would warn of an ABI, though these are always
+ * inlined.) */
+#define DEFINE_BODY_SCORES(name, T)                                                            \
+	TD_ALWAYS_INLINE void name(T *r, const T *pa, const T *pb)                             \
+	{                                                                                      \
+		T a = *pa, b = *pb;                                                            \
+		const uint64_t m1 = 0x5555555555555555u, m2 = 0x3333333333333333u;             \
+		const uint64_t m4 = 0x0f0f0f0f0f0f0f0fu;                                        \
+		T a0, a1, x0, x1, both, d1, d2, d3, t, u;                                      \
+                                                                                               \
+		a0 = a & m1;                                                                   \
+		a1 = (a >> 1) & m1;                                                            \
+		x0 = a0 ^ (b & m1);                                                            \
+		x1 = a1 ^ ((b >> 1) & m1);                                                     \
+		/* Both bits differ: x and y are 0 and 3 (difference 3) when x's two           \
+		 * bits are equal, else 1 and 2 (difference 1). */                             \
+		both = x0 & x1;                                                                \
+		d3 = both & ~(a0 ^ a1);                                                        \
+		d2 = x1 & ~x0;                                                                 \
+		d1 = (x0 & ~x1) | (both & (a0 ^ a1));                                          \
+                                                                                               \
+		t = d1 * TLSH_BODY_DIFF1 + d2 * TLSH_BODY_DIFF2; /* <= 2 per lane */           \
+		t = (t & m2) + ((t >> 2) & m2);                                                \
+		t = (t + (t >> 4)) & m4; /* <= 8 per byte */                                   \
+		u = (d3 & m2) + ((d3 >> 2) & m2);                                              \
+		u = (u + (u >> 4)) & m4; /* <= 4 per byte */                                   \
+		*r = t + u * TLSH_BODY_DIFF3;                                                  \
+	}
+
+_Static_assert(TLSH_BODY_DIFF1 == 1 && TLSH_BODY_DIFF2 == 2 && TLSH_BODY_DIFF3 <= 6,
+	       "the lane sums of body_scores are sized for scores 1, 2 and at most 6");
+DEFINE_BODY_SCORES(body_scores_w1, uint64_t)
+DEFINE_BODY_SCORES(body_scores_v2, td_v2u64)
+DEFINE_BODY_SCORES(body_scores_v4, td_v4u64)
+DEFINE_BODY_SCORES(body_scores_v8, td_v8u64)
+
+TD_ALWAYS_INLINE uint64_t body_scores_word(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	body_scores_w1(&r, &a, &b);
+	return r;
+}
+
 static inline uint64_t body_scores8(const uint8_t *a8, const uint8_t *b8)
 {
-	const uint64_t m1 = 0x5555555555555555u, m2 = 0x3333333333333333u;
-	const uint64_t m4 = 0x0f0f0f0f0f0f0f0fu;
-	uint64_t a, b, a0, a1, x0, x1, both, d1, d2, d3, t, u;
+	uint64_t a, b;
 
-	_Static_assert(TLSH_BODY_DIFF1 == 1 && TLSH_BODY_DIFF2 == 2 && TLSH_BODY_DIFF3 <= 6,
-		       "the lane sums below are sized for scores 1, 2 and at most 6");
 	memcpy(&a, a8, 8);
 	memcpy(&b, b8, 8);
-	a0 = a & m1;
-	a1 = (a >> 1) & m1;
-	x0 = a0 ^ (b & m1);
-	x1 = a1 ^ ((b >> 1) & m1);
-	/* Both bits differ: x and y are 0 and 3 (difference 3) when x's two
-	 * bits are equal, else 1 and 2 (difference 1). */
-	both = x0 & x1;
-	d3 = both & ~(a0 ^ a1);
-	d2 = x1 & ~x0;
-	d1 = (x0 & ~x1) | (both & (a0 ^ a1));
-
-	t = d1 * TLSH_BODY_DIFF1 + d2 * TLSH_BODY_DIFF2;   /* <= 2 per lane */
-	t = (t & m2) + ((t >> 2) & m2);
-	t = (t + (t >> 4)) & m4;                            /* <= 8 per byte */
-	u = (d3 & m2) + ((d3 >> 2) & m2);
-	u = (u + (u >> 4)) & m4;                            /* <= 4 per byte */
-	return t + u * TLSH_BODY_DIFF3;
+	return body_scores_word(a, b);
 }
 
 /* Sum of the bytes of t, each <= 255, with shifts only: compilers vectorize
  * this code, and SSE2 has no 64-bit multiply. */
+#define DEFINE_SUM_BYTES(name, T)                                                              \
+	TD_ALWAYS_INLINE void name(T *pt)                                                      \
+	{                                                                                      \
+		T t = *pt;                                                                     \
+		t = (t & 0x00ff00ff00ff00ffu) + ((t >> 8) & 0x00ff00ff00ff00ffu);              \
+		t += t >> 16;                                                                  \
+		t += t >> 32;                                                                  \
+		*pt = t & 0xffff;                                                              \
+	}
+DEFINE_SUM_BYTES(sum_bytes_w1, uint64_t)
+DEFINE_SUM_BYTES(sum_bytes_v2, td_v2u64)
+DEFINE_SUM_BYTES(sum_bytes_v4, td_v4u64)
+DEFINE_SUM_BYTES(sum_bytes_v8, td_v8u64)
+
 static inline int sum_bytes(uint64_t t)
 {
-	t = (t & 0x00ff00ff00ff00ffu) + ((t >> 8) & 0x00ff00ff00ff00ffu);
-	t += t >> 16;
-	t += t >> 32;
-	return (int)(t & 0xffff);
+	sum_bytes_w1(&t);
+	return (int)t;
+}
+
+/* ---- Body distances of many digests at once ----
+ *
+ * One digest per lane of a vector, from the word by word layout of
+ * td_tlsh_bodies_t: only lane-wise operations, so the same code builds for
+ * SSE2 and NEON (2 lanes), AVX2 (4) and AVX-512 (8); x86-64 picks the
+ * build at run time. Four words of byte sums <= 32 stay <= 128 a byte. */
+#define DEFINE_BODY_DISTANCES(name, attr, VT, LANES)                                           \
+	attr static void name(const uint8_t *qbody, const td_tlsh_bodies_t *b, size_t from,     \
+			      size_t n, uint16_t *out)                                         \
+	{                                                                                      \
+		uint64_t q[4];                                                                 \
+		size_t i = 0;                                                                  \
+                                                                                               \
+		memcpy(q, qbody, sizeof(q));                                                   \
+		for (; i + LANES <= n; i += LANES) {                                           \
+			VT t = { 0 }, w, qk, r;                                                \
+			uint64_t lane[LANES];                                                  \
+			for (int k = 0; k < 4; k++) {                                          \
+				memcpy(&w, b->word[k] + from + i, sizeof(w));                  \
+				qk = w - w + q[k];                                             \
+				body_scores_v##LANES(&r, &qk, &w);                             \
+				t += r;                                                        \
+			}                                                                      \
+			sum_bytes_v##LANES(&t);                                                \
+			memcpy(lane, &t, sizeof(lane));                                        \
+			for (int j = 0; j < LANES; j++)                                        \
+				out[i + j] = (uint16_t)lane[j];                                \
+		}                                                                              \
+		for (; i < n; i++) {                                                           \
+			uint64_t t = 0;                                                        \
+			for (int k = 0; k < 4; k++)                                            \
+				t += body_scores_word(q[k], b->word[k][from + i]);             \
+			out[i] = (uint16_t)sum_bytes(t);                                       \
+		}                                                                              \
+	}
+
+_Static_assert(TD_TLSH_BODY_BYTES == 4 * sizeof(uint64_t), "a body is four words");
+DEFINE_BODY_DISTANCES(body_distances_portable, , td_v2u64, 2)
+#ifdef TD_TLSH_HAVE_X86
+DEFINE_BODY_DISTANCES(body_distances_avx2, __attribute__((target("avx2"))), td_v4u64, 4)
+DEFINE_BODY_DISTANCES(body_distances_avx512, __attribute__((target("avx512f"))), td_v8u64, 8)
+#endif
+
+int td_tlsh_bodies_init(td_tlsh_bodies_t *b, size_t n)
+{
+	memset(b, 0, sizeof(*b));
+	for (int k = 0; k < 4; k++)
+		if (!(b->word[k] = td_malloc_array(n ? n : 1, sizeof(uint64_t)))) {
+			td_tlsh_bodies_release(b);
+			return TD_ENOMEM;
+		}
+	b->n = n;
+	return TD_OK;
+}
+
+void td_tlsh_bodies_set(td_tlsh_bodies_t *b, size_t i, const td_tlsh_t *h)
+{
+	for (int k = 0; k < 4; k++)
+		memcpy(&b->word[k][i], h->body + 8 * k, 8);
+}
+
+void td_tlsh_bodies_release(td_tlsh_bodies_t *b)
+{
+	for (int k = 0; k < 4; k++)
+		free(b->word[k]);
+	memset(b, 0, sizeof(*b));
+}
+
+void td_tlsh_body_distances_impl(const td_tlsh_t *q, const td_tlsh_bodies_t *b, size_t from, size_t n,
+				 uint16_t *out, td_tlsh_impl_t impl)
+{
+	if (impl == TD_TLSH_IMPL_AUTO)
+		impl = td_tlsh_impl_default();
+#ifdef TD_TLSH_HAVE_X86
+	if (impl == TD_TLSH_IMPL_AVX512) {
+		body_distances_avx512(q->body, b, from, n, out);
+		return;
+	}
+	if (impl == TD_TLSH_IMPL_AVX2 || (impl == TD_TLSH_IMPL_PAIR && have_avx2())) {
+		body_distances_avx2(q->body, b, from, n, out);
+		return;
+	}
+#endif
+	body_distances_portable(q->body, b, from, n, out);
+}
+
+void td_tlsh_body_distances(const td_tlsh_t *q, const td_tlsh_bodies_t *b, size_t from, size_t n, uint16_t *out)
+{
+	td_tlsh_body_distances_impl(q, b, from, n, out, TD_TLSH_IMPL_AUTO);
 }
 
 int td_tlsh_distance(const td_tlsh_t *a, const td_tlsh_t *b, int len_diff)

@@ -5,6 +5,7 @@
 #define TD_TLSH_IMPL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "treedrift/tlsh.h"
 
 typedef enum td_tlsh_impl {
@@ -35,5 +36,30 @@ void td_tlsh_update2_impl(td_tlsh_ctx_t *a, const void *data_a, size_t len_a, td
 			  const void *data_b, size_t len_b, td_tlsh_impl_t impl);
 void td_tlsh_update2(td_tlsh_ctx_t *a, const void *data_a, size_t len_a, td_tlsh_ctx_t *b,
 		     const void *data_b, size_t len_b);
+
+/* TLSH bodies held word by word for td_tlsh_body_distances: word k of
+ * digest i's body is word[k][i] (its bytes 8k..8k+7, in memory order). */
+typedef struct td_tlsh_bodies {
+	uint64_t *word[4];
+	size_t n;
+} td_tlsh_bodies_t;
+
+/* Room for n bodies; 0 or TD_ENOMEM. */
+int td_tlsh_bodies_init(td_tlsh_bodies_t *b, size_t n);
+void td_tlsh_bodies_set(td_tlsh_bodies_t *b, size_t i, const td_tlsh_t *h);
+void td_tlsh_bodies_release(td_tlsh_bodies_t *b);
+
+/* out[i] = the body part of the distance from q to body from + i, for i
+ * below n: td_tlsh_distance less its header terms (length, quartile
+ * ratios, checksum). Vectorized over the bodies: with AVX-512 where the
+ * counting loop is avx512, else with AVX2 where the CPU has it (for the
+ * scalar loop: portable C, as on any other CPU). */
+void td_tlsh_body_distances(const td_tlsh_t *q, const td_tlsh_bodies_t *b, size_t from, size_t n, uint16_t *out);
+
+/* The same with the build of a loop: avx512 and avx2 use those
+ * instructions (they must be supported), scalar the portable build, pair
+ * AVX2 where the CPU has it. */
+void td_tlsh_body_distances_impl(const td_tlsh_t *q, const td_tlsh_bodies_t *b, size_t from, size_t n,
+				 uint16_t *out, td_tlsh_impl_t impl);
 
 #endif

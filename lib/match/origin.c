@@ -8,6 +8,7 @@
 
 #include "treedrift/origin.h"
 #include "tlsh_spec.h"
+#include "tlsh_impl.h"
 #include "internal.h"
 #include "pairs.h"
 
@@ -78,17 +79,25 @@ int td_version_label_cmp(const char *a, const char *b)
 
 /* ---- The nearest-neighbour index ---- */
 
+/* Within a cell every digest has the same header terms but the checksum's:
+ * the index keeps each digest's checksum and index, and its body word by
+ * word (tlsh_impl.h), so that a cell's body distances are computed
+ * together, several digests per instruction. */
 typedef struct ix_entry {
-	td_tlsh_t h;
 	uint32_t index;  /* into the caller's digests */
+	uint8_t checksum;
 } ix_entry_t;
 
 struct td_tlsh_index {
 	ix_entry_t *e;            /* sorted by (cell, index) */
+	td_tlsh_bodies_t bodies;  /* in the order of e */
 	size_t n;
 	uint32_t *start;          /* [NCELLS + 1]: cell c is e[start[c] .. start[c + 1]) */
 	int len_diff;
 };
+
+/* Body distances computed at a time, on the stack. */
+#define CELL_CHUNK 256
 
 static size_t cell_of(const td_tlsh_t *h)
 {
@@ -106,7 +115,7 @@ int td_tlsh_index_new(td_tlsh_index_t **out, const td_tlsh_t *digests, size_t n,
 	if (n >= UINT32_MAX)
 		return td_error_set(err, TD_ENOMEM, "too many digests to index: %zu", n);
 	ix = calloc(1, sizeof(*ix));
-	if (!ix || !(ix->e = td_malloc_array(n ? n : 1, sizeof(*ix->e))) ||
+	if (!ix || !(ix->e = td_malloc_array(n ? n : 1, sizeof(*ix->e))) || td_tlsh_bodies_init(&ix->bodies, n) ||
 	    !(ix->start = calloc(NCELLS + 1, sizeof(*ix->start))) ||
 	    !(fill = calloc(NCELLS, sizeof(*fill)))) {
 		td_tlsh_index_free(ix);
@@ -121,9 +130,10 @@ int td_tlsh_index_new(td_tlsh_index_t **out, const td_tlsh_t *digests, size_t n,
 	/* A counting sort: stable, so each cell stays in index order. */
 	for (size_t i = 0; i < n; i++) {
 		size_t c = cell_of(&digests[i]);
-		ix_entry_t *e = &ix->e[ix->start[c] + fill[c]++];
-		e->h = digests[i];
-		e->index = (uint32_t)i;
+		size_t at = ix->start[c] + fill[c]++;
+		ix->e[at].index = (uint32_t)i;
+		ix->e[at].checksum = digests[i].checksum;
+		td_tlsh_bodies_set(&ix->bodies, at, &digests[i]);
 	}
 	free(fill);
 	*out = ix;
@@ -135,6 +145,7 @@ void td_tlsh_index_free(td_tlsh_index_t *ix)
 	if (!ix)
 		return;
 	free(ix->e);
+	td_tlsh_bodies_release(&ix->bodies);
 	free(ix->start);
 	free(ix);
 }
@@ -172,16 +183,16 @@ static void nn_insert(nn_best_t *b, int d, size_t index)
 		b->n++;
 }
 
-static void visit_cell(const td_tlsh_index_t *ix, size_t c, const td_tlsh_t *q, int limit,
-		       size_t skip, nn_best_t *b)
+/* Entries from..end of one cell, whose header terms but the checksum's add
+ * up to head, with their body distances in body[0 .. end - from). */
+static void visit_range(const td_tlsh_index_t *ix, size_t from, size_t end, int head, const uint16_t *body,
+			const td_tlsh_t *q, int limit, size_t skip, nn_best_t *b)
 {
-	const ix_entry_t *e = ix->e + ix->start[c], *end = ix->e + ix->start[c + 1];
-
-	b->distances += (uint64_t)(end - e);
-	for (; e < end; e++) {
-		int lim = bound_now(b, limit);
-		int d = td_tlsh_distance_bounded(q, &e->h, ix->len_diff, lim);
-		if (d > lim || e->index == skip)
+	b->distances += (uint64_t)(end - from);
+	for (size_t i = from; i < end; i++) {
+		const ix_entry_t *e = &ix->e[i];
+		int d = head + (e->checksum != q->checksum) + body[i - from];
+		if (d > bound_now(b, limit) || e->index == skip)
 			continue;
 		nn_insert(b, d, e->index);
 	}
@@ -204,19 +215,43 @@ static int ratio_bound(int dq)
 }
 
 /* Visit the cells of one lvalue whose ratio bounds, added to base, stay
- * within the search's bound. */
+ * within the search's bound. The cells of a q1 ratio are contiguous, and
+ * mostly small: their body distances are computed together, up to
+ * CELL_CHUNK at a time from the first cell visited (a cell that the bound
+ * then rules out costs its share of a vector step, less than its own
+ * step would). */
 static void visit_lvalue(const td_tlsh_index_t *ix, int lv, int base, const td_tlsh_t *q, int limit,
 			 size_t skip, nn_best_t *b)
 {
+	uint16_t body[CELL_CHUNK];
+
 	for (int q1 = 0; q1 < TLSH_RANGE_QRATIO; q1++) {
 		int b1 = base + ratio_bound(circular(q1, q->q1_ratio & 0xf, TLSH_RANGE_QRATIO));
+		size_t row = ((size_t)lv * TLSH_RANGE_QRATIO + (size_t)q1) * TLSH_RANGE_QRATIO;
+		size_t row_end = ix->start[row + TLSH_RANGE_QRATIO], e0 = 0, e1 = 0;
 		if (b1 > bound_now(b, limit))
 			continue;
 		for (int q2 = 0; q2 < TLSH_RANGE_QRATIO; q2++) {
 			int b2 = b1 + ratio_bound(circular(q2, q->q2_ratio & 0xf, TLSH_RANGE_QRATIO));
-			size_t c = ((size_t)lv * TLSH_RANGE_QRATIO + (size_t)q1) * TLSH_RANGE_QRATIO + (size_t)q2;
-			if (b2 <= bound_now(b, limit) && ix->start[c] != ix->start[c + 1])
-				visit_cell(ix, c, q, limit, skip, b);
+			size_t cs = ix->start[row + (size_t)q2], ce = ix->start[row + (size_t)q2 + 1];
+			if (b2 > bound_now(b, limit) || cs == ce)
+				continue;
+			if (ce - cs > CELL_CHUNK) {
+				/* a large cell: chunk by chunk */
+				for (size_t i = cs; i < ce; i += CELL_CHUNK) {
+					size_t n = ce - i < CELL_CHUNK ? ce - i : CELL_CHUNK;
+					td_tlsh_body_distances(q, &ix->bodies, i, n, body);
+					visit_range(ix, i, i + n, b2, body, q, limit, skip, b);
+				}
+				e0 = e1 = 0;
+				continue;
+			}
+			if (cs < e0 || ce > e1) {
+				e0 = cs;
+				e1 = row_end - cs < CELL_CHUNK ? row_end : cs + CELL_CHUNK;
+				td_tlsh_body_distances(q, &ix->bodies, e0, e1 - e0, body);
+			}
+			visit_range(ix, cs, ce, b2, body + (cs - e0), q, limit, skip, b);
 		}
 	}
 }

@@ -243,46 +243,83 @@ static void random_digest(td_tlsh_t *h)
 		h->body[i] = (uint8_t)fx_rng();
 }
 
-/* The index finds what a brute-force scan finds, ties to the lowest index. */
+/* The k nearest of d[0..n) to q within limit, skipping skip, by a scan of
+ * them all (nearest first, ties to the lowest index); returns how many. */
+static size_t brute_nearest_k(const td_tlsh_t *d, size_t n, const td_tlsh_t *q, int limit, size_t skip,
+			      int len_diff, size_t k, size_t *found, int *dist)
+{
+	size_t got = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int di = td_tlsh_distance(q, &d[i], len_diff);
+		size_t at = got;
+		if (i == skip || di > limit)
+			continue;
+		while (at > 0 && di < dist[at - 1])
+			at--;
+		if (at >= k)
+			continue;
+		for (size_t j = got < k ? got : k - 1; j > at; j--) {
+			found[j] = found[j - 1];
+			dist[j] = dist[j - 1];
+		}
+		found[at] = i;
+		dist[at] = di;
+		got += got < k;
+	}
+	return got;
+}
+
+/* The index finds what a brute-force scan finds, ties to the lowest index:
+ * over digests spread across many small cells, and over digests crowded
+ * into a few cells larger than the index computes at a time. */
 static void test_index_brute_force(void)
 {
 	enum { N = 2000, Q = 200 };
 	td_tlsh_t *d = malloc(N * sizeof(*d));
 	td_error_t err = { 0 };
 
-	for (int i = 0; i < N; i++) {
-		random_digest(&d[i]);
-		if (i % 10 == 9)
-			d[i] = d[i - 5];  /* duplicates: ties */
-		if (i % 7 == 3) {      /* near neighbours */
-			d[i] = d[i / 2];
-			d[i].body[i % 32] ^= 0x11;
-			d[i].lvalue = (uint8_t)(d[i].lvalue + i % 3);
+	for (int crowded = 0; crowded < 2; crowded++) {
+		for (int i = 0; i < N; i++) {
+			random_digest(&d[i]);
+			if (crowded) { /* 2 lvalues x 2 x 2 ratios: cells of about 250 */
+				d[i].lvalue = (uint8_t)(100 + i % 2);
+				d[i].q1_ratio = (uint8_t)(i / 2 % 2);
+				d[i].q2_ratio = (uint8_t)(i / 4 % 2 ? 9 : 0);
+			}
+			if (i % 10 == 9)
+				d[i] = d[i - 5];  /* duplicates: ties */
+			if (i % 7 == 3) {      /* near neighbours */
+				d[i] = d[i / 2];
+				d[i].body[i % 32] ^= 0x11;
+				d[i].lvalue = (uint8_t)(d[i].lvalue + i % 3);
+			}
 		}
-	}
-	for (int len_diff = 0; len_diff < 2; len_diff++) {
-		td_tlsh_index_t *ix = NULL;
-		CHECK(td_tlsh_index_new(&ix, d, N, len_diff, &err) == 0);
-		for (int k = 0; k < Q; k++) {
-			td_tlsh_t q = d[(k * 37) % N];
-			int limit = k % 3 == 0 ? 400 : k % 3 == 1 ? 100 : 30;
-			size_t skip = k % 2 ? (size_t)((k * 37) % N) : SIZE_MAX, found = 0, want = SIZE_MAX;
-			int best = limit + 1, got;
-			uint64_t nd = 0;
-			if (k % 5 == 0)
-				q.body[k % 32] ^= 0x40;
-			for (size_t i = 0; i < N; i++) {
-				int dist = td_tlsh_distance(&q, &d[i], len_diff);
-				if (i != skip && dist <= limit && dist < best) {
-					best = dist;
-					want = i;
+		for (int len_diff = 0; len_diff < 2; len_diff++) {
+			td_tlsh_index_t *ix = NULL;
+			CHECK(td_tlsh_index_new(&ix, d, N, len_diff, &err) == 0);
+			for (int k = 0; k < Q && ix; k++) {
+				td_tlsh_t q = d[(k * 37) % N];
+				int limit = k % 3 == 0 ? 400 : k % 3 == 1 ? 100 : 30;
+				size_t skip = k % 2 ? (size_t)((k * 37) % N) : SIZE_MAX, found = 0;
+				size_t want[4], got[4], kk = 1 + (size_t)k % 4, nw, ng;
+				int wd[4], gd[4], best;
+				uint64_t nd = 0;
+				if (k % 5 == 0)
+					q.body[k % 32] ^= 0x40;
+				nw = brute_nearest_k(d, N, &q, limit, skip, len_diff, kk, want, wd);
+				best = td_tlsh_index_nearest(ix, &q, limit, skip, &found, &nd);
+				CHECK_INT(best, nw ? wd[0] : limit + 1);
+				CHECK_INT(found, nw ? want[0] : SIZE_MAX);
+				ng = td_tlsh_index_nearest_k(ix, &q, limit, skip, kk, got, gd, &nd);
+				CHECK_INT(ng, nw);
+				for (size_t j = 0; j < ng && j < nw; j++) {
+					CHECK_INT(got[j], want[j]);
+					CHECK_INT(gd[j], wd[j]);
 				}
 			}
-			got = td_tlsh_index_nearest(ix, &q, limit, skip, &found, &nd);
-			CHECK_INT(got, best);
-			CHECK_INT(found, want);
+			td_tlsh_index_free(ix);
 		}
-		td_tlsh_index_free(ix);
 	}
 	free(d);
 }

@@ -728,6 +728,44 @@ static void check_body_scores(void)
 	CHECK_INT(td_tlsh_distance_bounded(&a, &b, 0, 10000), 128 * 6);
 }
 
+/* td_tlsh_body_distances with impl's build: each of n bodies (some equal
+ * to the query, some at the extremes, the rest random) against the query,
+ * from several offsets and counts (whole vectors and tails), equals
+ * td_tlsh_distance of digests whose headers are the same. */
+static void check_body_distances(td_tlsh_impl_t impl)
+{
+	enum { N = 300 };
+	td_tlsh_bodies_t b;
+	td_tlsh_t q, h[N];
+	uint16_t out[N];
+	uint8_t *bytes = rand_bytes((N + 1) * TD_TLSH_BODY_BYTES, 31);
+
+	CHECK_INT(td_tlsh_bodies_init(&b, N), 0);
+	memset(&q, 0, sizeof(q));
+	q.lvalue = 7;
+	memcpy(q.body, bytes + N * TD_TLSH_BODY_BYTES, TD_TLSH_BODY_BYTES);
+	for (size_t i = 0; i < N; i++) {
+		h[i] = q;
+		if (i % 11 == 3)
+			memset(h[i].body, i % 2 ? 0xff : 0x00, TD_TLSH_BODY_BYTES);
+		else if (i % 13 != 5)
+			memcpy(h[i].body, bytes + i * TD_TLSH_BODY_BYTES, TD_TLSH_BODY_BYTES);
+		td_tlsh_bodies_set(&b, i, &h[i]);
+	}
+	for (size_t from = 0; from < 20; from += 3) {
+		for (size_t n = 0; from + n <= N; n += n < 20 ? 1 : 37) {
+			memset(out, 0xee, sizeof(out));
+			td_tlsh_body_distances_impl(&q, &b, from, n, out, impl);
+			for (size_t i = 0; i < n; i++)
+				CHECK_INT(out[i], td_tlsh_distance(&q, &h[from + i], 1));
+			if (n < N)
+				CHECK_INT(out[n], 0xeeee);
+		}
+	}
+	td_tlsh_bodies_release(&b);
+	free(bytes);
+}
+
 /* The header terms, with their circular differences. */
 static void check_header_terms(void)
 {
@@ -825,6 +863,7 @@ int main(void)
 		check_impls(&examples, impl);
 		check_impls(&edge, impl);
 		check_pairs(&examples, impl);
+		check_body_distances(impl);
 	}
 	check_pairs(&edge, TD_TLSH_IMPL_AUTO);
 
