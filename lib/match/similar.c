@@ -16,29 +16,41 @@
 #include "linediff.h"
 #include "similar.h"
 
+#define FNV_OFFSET 1469598103934665603ull
+#define FNV_PRIME 1099511628211ull
+
+/* A leading segment, pointing into its buffer, and its uses there. */
 typedef struct seg {
-	char key[TD_RENAME_PREFIX_MAX + 1];
+	const char *key;   /* NULL: an empty slot */
+	uint32_t len;
+	uint32_t uses;
 } seg_t;
 
-typedef struct seg_count {
-	const char *key;
-	size_t uses;
-} seg_count_t;
+/* The leading segments of a buffer: an open-addressing hash table. */
+typedef struct seg_table {
+	seg_t *slot;
+	size_t mask, n;
+} seg_table_t;
 
-static int is_word(unsigned char c)
+/* A letter, digit or '_' (ASCII: the C locale's isalnum, without a call). */
+static inline int is_word(unsigned char c)
 {
-	return isalnum(c) || c == '_';
+	return (unsigned)((c | 0x20) - 'a') < 26 || (unsigned)(c - '0') < 10 || c == '_';
 }
 
-static int seg_cmp(const void *a, const void *b)
+/* Byte order, a shorter key first when one starts the other (strcmp's). */
+static int seg_cmp(const seg_t *a, const seg_t *b)
 {
-	return strcmp(((const seg_t *)a)->key, ((const seg_t *)b)->key);
+	int c = memcmp(a->key, b->key, a->len < b->len ? a->len : b->len);
+
+	return c ? c : (a->len > b->len) - (a->len < b->len);
 }
 
 /* The leading segment of the word w[0..n): after leading underscores, the
- * letters and digits up to the next '_', as spelt; 0 when the word has none
- * (no '_' after it, too short or long, or not starting with a letter). */
-static int leading_segment(char key[TD_RENAME_PREFIX_MAX + 1], const char *w, size_t n)
+ * letters and digits up to the next '_', as spelt; its length (with *at its
+ * offset), or 0 when the word has none (no '_' after it, too short or long,
+ * or not starting with a letter). */
+static size_t leading_segment(size_t *at, const char *w, size_t n)
 {
 	size_t i = 0, k;
 
@@ -50,166 +62,181 @@ static int leading_segment(char key[TD_RENAME_PREFIX_MAX + 1], const char *w, si
 		;
 	if (k == n || k - i < 2 || k - i > TD_RENAME_PREFIX_MAX)
 		return 0;
-	memcpy(key, w + i, k - i);
-	key[k - i] = '\0';
-	return 1;
+	*at = i;
+	return k - i;
 }
 
-/* The leading segments of buf with their uses, sorted by key. *out and
- * *keys are malloc'd (keys holds the strings). */
-static int count_segments(seg_count_t **out, size_t *nout, seg_t **keys, const char *buf, size_t len)
+static size_t seg_hash(const char *p, size_t n)
 {
-	seg_t *s = NULL;
-	seg_count_t *c = NULL;
-	size_t n = 0, cap = 0, nc = 0;
+	uint64_t h = FNV_OFFSET;
 
-	*out = NULL;
-	*nout = 0;
-	*keys = NULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * FNV_PRIME;
+	return (size_t)(h ^ (h >> 32));
+}
+
+/* The slot of key p[0..n) in t: its own, or the empty one it would take. */
+static seg_t *seg_slot(const seg_table_t *t, const char *p, size_t n)
+{
+	size_t at = seg_hash(p, n) & t->mask;
+
+	while (t->slot[at].key && (t->slot[at].len != n || memcmp(t->slot[at].key, p, n)))
+		at = (at + 1) & t->mask;
+	return &t->slot[at];
+}
+
+static int seg_grow(seg_table_t *t)
+{
+	seg_table_t bigger = { NULL, t->mask ? 2 * t->mask + 1 : 255, t->n };
+
+	if (!(bigger.slot = calloc(bigger.mask + 1, sizeof(*bigger.slot))))
+		return TD_ENOMEM;
+	for (size_t i = 0; t->mask && i <= t->mask; i++)
+		if (t->slot[i].key)
+			*seg_slot(&bigger, t->slot[i].key, t->slot[i].len) = t->slot[i];
+	free(t->slot);
+	*t = bigger;
+	return TD_OK;
+}
+
+/* The leading segments of buf with their uses. Release with free(t->slot). */
+static int count_segments(seg_table_t *t, const char *buf, size_t len)
+{
+	memset(t, 0, sizeof(*t));
+	if (seg_grow(t))
+		return TD_ENOMEM;
 	for (size_t i = 0; i < len;) {
-		size_t j = i;
+		size_t j = i, at = 0, n;
+		seg_t *s;
 		if (!is_word((unsigned char)buf[i])) {
 			i++;
 			continue;
 		}
 		while (j < len && is_word((unsigned char)buf[j]))
 			j++;
-		if (n == cap) {
-			void *p = s;
-			if (td_grow(&p, &cap, n + 1, sizeof(*s)))
-				goto nomem;
-			s = p;
+		n = leading_segment(&at, buf + i, j - i);
+		if (n) {
+			s = seg_slot(t, buf + i + at, n);
+			if (!s->key) {
+				if (2 * (t->n + 1) > t->mask + 1) {
+					if (seg_grow(t)) {
+						free(t->slot);
+						return TD_ENOMEM;
+					}
+					s = seg_slot(t, buf + i + at, n);
+				}
+				s->key = buf + i + at;
+				s->len = (uint32_t)n;
+				t->n++;
+			}
+			s->uses++;
 		}
-		n += leading_segment(s[n].key, buf + i, j - i);
 		i = j;
 	}
-	if (n)
-		qsort(s, n, sizeof(*s), seg_cmp);
-	if (!(c = td_malloc_array(n ? n : 1, sizeof(*c))))
-		goto nomem;
-	for (size_t i = 0; i < n; i++) {
-		if (nc && !strcmp(c[nc - 1].key, s[i].key)) {
-			c[nc - 1].uses++;
-			continue;
-		}
-		c[nc].key = s[i].key;
-		c[nc++].uses = 1;
-	}
-	*out = c;
-	*nout = nc;
-	*keys = s;
 	return TD_OK;
-nomem:
-	free(s);
-	free(c);
-	return TD_ENOMEM;
 }
 
-static size_t uses_of(const seg_count_t *c, size_t n, const char *key)
+static size_t uses_of(const seg_table_t *t, const seg_t *key)
 {
-	size_t lo = 0, hi = n;
+	const seg_t *s = seg_slot(t, key->key, key->len);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int d = strcmp(c[mid].key, key);
-		if (!d)
-			return c[mid].uses;
-		if (d < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+	return s->key ? s->uses : 0;
+}
+
+/* Whether a and b are the same letters in another casing. */
+static int other_casing(const seg_t *a, const seg_t *b)
+{
+	return a->len == b->len && memcmp(a->key, b->key, a->len) && !strncasecmp(a->key, b->key, a->len);
 }
 
 /* The most used segment of a that b never uses (ties: the first key); with
  * like, only another casing of like. */
-static const char *only_in(const seg_count_t *a, size_t na, const seg_count_t *b, size_t nb, const char *like)
+static const seg_t *only_in(const seg_table_t *a, const seg_table_t *b, const seg_t *like)
 {
-	const seg_count_t *best = NULL;
+	const seg_t *best = NULL;
 
-	for (size_t i = 0; i < na; i++)
-		if (a[i].uses >= TD_RENAME_MIN_USES && (!best || a[i].uses > best->uses) &&
-		    (!like || (strcmp(a[i].key, like) && !strcasecmp(a[i].key, like))) &&
-		    !uses_of(b, nb, a[i].key))
-			best = &a[i];
-	return best ? best->key : NULL;
+	for (size_t i = 0; i <= a->mask; i++) {
+		const seg_t *s = &a->slot[i];
+		if (!s->key || s->uses < TD_RENAME_MIN_USES || (like && !other_casing(s, like)))
+			continue;
+		if (best && (s->uses < best->uses || (s->uses == best->uses && seg_cmp(s, best) > 0)))
+			continue;
+		if (!uses_of(b, s))
+			best = s;
+	}
+	return best;
+}
+
+static void set_name(char out[TD_RENAME_PREFIX_MAX + 1], const seg_t *s)
+{
+	memcpy(out, s->key, s->len);
+	out[s->len] = '\0';
 }
 
 int td_rename_detect(td_similarity_t *out, const char *old_buf, size_t old_len, const char *new_buf,
 		     size_t new_len)
 {
-	seg_count_t *a = NULL, *b = NULL;
-	seg_t *ka = NULL, *kb = NULL;
-	size_t na = 0, nb = 0;
-	const char *from, *to;
+	seg_table_t a = { 0 }, b = { 0 };
+	const seg_t *from, *to, *from1, *to1;
 	int rc;
 
 	out->renamed = 0;
-	if ((rc = count_segments(&a, &na, &ka, old_buf, old_len)) ||
-	    (rc = count_segments(&b, &nb, &kb, new_buf, new_len)))
+	if ((rc = count_segments(&a, old_buf, old_len)) || (rc = count_segments(&b, new_buf, new_len)))
 		goto out;
-	from = only_in(a, na, b, nb, NULL);
-	to = only_in(b, nb, a, na, NULL);
+	from = only_in(&a, &b, NULL);
+	to = only_in(&b, &a, NULL);
 	if (!from || !to)
 		goto out;
-	memcpy(out->from[0], from, strlen(from) + 1);
-	memcpy(out->to[0], to, strlen(to) + 1);
+	set_name(out->from[0], from);
+	set_name(out->to[0], to);
 	out->renamed = 1;
-	from = only_in(a, na, b, nb, out->from[0]);
-	to = only_in(b, nb, a, na, out->to[0]);
-	if (from && to) {
-		memcpy(out->from[1], from, strlen(from) + 1);
-		memcpy(out->to[1], to, strlen(to) + 1);
+	from1 = only_in(&a, &b, from);
+	to1 = only_in(&b, &a, to);
+	if (from1 && to1) {
+		set_name(out->from[1], from1);
+		set_name(out->to[1], to1);
 		out->renamed = 2;
 	}
 out:
-	free(a);
-	free(b);
-	free(ka);
-	free(kb);
+	free(a.slot);
+	free(b.slot);
 	return rc;
-}
-
-/* The rename of s whose to matches p[0..n) at its start, or -1. */
-static int rename_at(const td_similarity_t *s, const char *p, size_t n)
-{
-	for (int r = 0; r < s->renamed; r++) {
-		size_t tn = strlen(s->to[r]);
-		if (tn && tn <= n && !memcmp(p, s->to[r], tn))
-			return r;
-	}
-	return -1;
 }
 
 int td_rename_apply(char **out, size_t *out_len, const td_similarity_t *s, const char *new_buf,
 		    size_t new_len)
 {
-	size_t o = 0, cap, grow = 0, shortest = SIZE_MAX;
+	size_t o = 0, cap, grow = 0, shortest = SIZE_MAX, tn[2] = { 0, 0 }, fn[2] = { 0, 0 };
 	char *buf;
 
 	*out = NULL;
 	*out_len = 0;
+	if (s->renamed < 1 || s->renamed > 2)
+		return TD_ENOMEM;
 	for (int r = 0; r < s->renamed; r++) {
-		size_t tn = strlen(s->to[r]), fn = strlen(s->from[r]);
-		if (fn > tn && fn - tn > grow)
-			grow = fn - tn;
-		if (tn < shortest)
-			shortest = tn;
+		tn[r] = strlen(s->to[r]);
+		fn[r] = strlen(s->from[r]);
+		if (fn[r] > tn[r] && fn[r] - tn[r] > grow)
+			grow = fn[r] - tn[r];
+		if (tn[r] < shortest)
+			shortest = tn[r];
 	}
-	if (!s->renamed || !shortest)
+	if (!shortest)
 		return TD_ENOMEM;
 	/* each match of at least shortest bytes grows by at most grow */
 	cap = new_len + (new_len / shortest + 1) * grow + 1;
 	if (cap < new_len || !(buf = malloc(cap)))
 		return TD_ENOMEM;
 	for (size_t i = 0; i < new_len;) {
-		int r = rename_at(s, new_buf + i, new_len - i);
+		int r = -1;
+		/* the first rename whose to starts here (the first byte decides most) */
+		for (int k = 0; k < s->renamed && r < 0; k++)
+			if (new_buf[i] == s->to[k][0] && tn[k] <= new_len - i && !memcmp(new_buf + i, s->to[k], tn[k]))
+				r = k;
 		if (r >= 0) {
-			size_t fn = strlen(s->from[r]);
-			memcpy(buf + o, s->from[r], fn);
-			o += fn;
-			i += strlen(s->to[r]);
+			memcpy(buf + o, s->from[r], fn[r]);
+			o += fn[r];
+			i += tn[r];
 			continue;
 		}
 		buf[o++] = new_buf[i++];
@@ -251,8 +278,6 @@ out:
 
 /* ---- line bags ---- */
 
-#define FNV_OFFSET 1469598103934665603ull
-#define FNV_PRIME 1099511628211ull
 #define MIX_MULT 0x9e3779b97f4a7c15ull
 
 static uint64_t mix(uint64_t h, uint64_t w)

@@ -109,6 +109,27 @@ static void test_edge_cases(void)
 	CHECK_INT(s.renamed, 0);
 }
 
+/* Among segments used equally often, the first in byte order (a shorter
+ * one first when it starts the other), wherever they appear; a segment
+ * used fewer than TD_RENAME_MIN_USES times, or on both sides, is none. */
+static void test_rename_ties(void)
+{
+	static const char old_buf[] = "bbb_x bbb_y bbb_z aa_x aa_y aa_z aaa_x aaa_y aaa_z cc_1 cc_2 both_1 both_2 both_3";
+	static const char new_buf[] = "zz_x zz_y zz_z yy_x yy_y yy_z yy_w dd_1 dd_2 both_4";
+	td_similarity_t s;
+
+	memset(&s, 0, sizeof(s));
+	CHECK_INT(td_rename_detect(&s, old_buf, sizeof(old_buf) - 1, new_buf, sizeof(new_buf) - 1), 0);
+	CHECK_INT(s.renamed, 1);
+	CHECK_STR(s.from[0], "aa");   /* aa, aaa and bbb: 3 uses each */
+	CHECK_STR(s.to[0], "yy");     /* 4 uses, zz 3 */
+	/* the other way round: the same choice from the other side */
+	CHECK_INT(td_rename_detect(&s, new_buf, sizeof(new_buf) - 1, old_buf, sizeof(old_buf) - 1), 0);
+	CHECK_INT(s.renamed, 1);
+	CHECK_STR(s.from[0], "yy");
+	CHECK_STR(s.to[0], "aa");
+}
+
 static void test_lines_distance(void)
 {
 	int last = -1;
@@ -135,6 +156,7 @@ int main(void)
 	test_rename_both_casings();
 	test_no_rename();
 	test_edge_cases();
+	test_rename_ties();
 	test_lines_distance();
 	return check_finish();
 }
