@@ -910,6 +910,7 @@ static int bounded_out(td_pair_t *p, unit_target_t *t, const uint8_t *up, size_t
 {
 	td_linebag_t b;
 	double raw, masked, bound, need = t->best >= p->floor ? t->best : p->floor;
+	size_t plain;
 	int rc;
 
 	*out = 0;
@@ -922,11 +923,19 @@ static int bounded_out(td_pair_t *p, unit_target_t *t, const uint8_t *up, size_t
 	}
 	if ((rc = td_linebag_init(&b, (const char *)up, up_len, 0)))
 		return rc;
-	raw = td_linebag_bound(&b, &t->bag, 0);
+	raw = td_linebag_bound(&b, &t->bag, 0, &plain);
 	masked = raw;
 	if (raw < need) {
-		td_linebag_mask(&b, (const char *)up, up_len);
-		masked = td_linebag_bound(&b, &t->bag, 1);
+		/* mask only when even the lines with a '_' could lift the bound */
+		masked = td_linebag_masked_ceiling(&b, &t->bag, plain);
+		if (masked >= need) {
+			if ((rc = td_linebag_mask(&t->bag, (const char *)t->data, t->len)) ||
+			    (rc = td_linebag_mask(&b, (const char *)up, up_len))) {
+				td_linebag_release(&b);
+				return rc;
+			}
+			masked = td_linebag_bound(&b, &t->bag, 1, NULL);
+		}
 	}
 	td_linebag_release(&b);
 	bound = raw > masked ? raw : masked;

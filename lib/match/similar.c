@@ -367,25 +367,28 @@ static int lineset_init(td_lineset_t *t, const uint64_t *h, size_t n)
 
 int td_linebag_init(td_linebag_t *out, const char *buf, size_t len, int table)
 {
+	const char *us = memchr(buf, '_', len);
 	size_t n = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->n = td_line_count(buf, len);
-	if (!(out->raw = td_malloc_array(out->n ? out->n : 1, sizeof(uint64_t))) ||
-	    !(out->masked = td_malloc_array(out->n ? out->n : 1, sizeof(uint64_t))))
+	out->table = table;
+	if (!(out->raw = td_malloc_array(out->n ? out->n : 1, sizeof(uint64_t))))
 		goto nomem;
 	for (size_t i = 0; i < len && n < out->n;) {
 		const char *nl = memchr(buf + i, '\n', len - i);
 		size_t e = nl ? (size_t)(nl - buf) + 1 : len;
-		out->raw[n] = raw_hash(buf + i, e - i);
-		if (table)
-			out->masked[n] = masked_hash(buf + i, e - i);
-		n++;
+		uint64_t under;
+		if (us && us < buf + i)
+			us = memchr(buf + i, '_', len - i);
+		under = us && us < buf + e;
+		out->underscored += under;
+		out->raw[n++] = (raw_hash(buf + i, e - i) & ~(uint64_t)1) | under;
 		i = e;
 	}
 	out->n = n;
 	if (table) {
-		if (lineset_init(&out->set[0], out->raw, n) || lineset_init(&out->set[1], out->masked, n))
+		if (lineset_init(&out->set[0], out->raw, n))
 			goto nomem;
 		out->has_sets = 1;
 	}
@@ -395,16 +398,24 @@ nomem:
 	return TD_ENOMEM;
 }
 
-void td_linebag_mask(td_linebag_t *b, const char *buf, size_t len)
+int td_linebag_mask(td_linebag_t *b, const char *buf, size_t len)
 {
 	size_t n = 0;
 
+	if (b->has_masked)
+		return TD_OK;
+	if (!(b->masked = td_malloc_array(b->n ? b->n : 1, sizeof(uint64_t))))
+		return TD_ENOMEM;
 	for (size_t i = 0; i < len && n < b->n;) {
 		const char *nl = memchr(buf + i, '\n', len - i);
 		size_t e = nl ? (size_t)(nl - buf) + 1 : len;
 		b->masked[n++] = masked_hash(buf + i, e - i);
 		i = e;
 	}
+	if (b->table && lineset_init(&b->set[1], b->masked, b->n))
+		return TD_ENOMEM;
+	b->has_masked = 1;
+	return TD_OK;
 }
 
 void td_linebag_release(td_linebag_t *b)
@@ -416,12 +427,23 @@ void td_linebag_release(td_linebag_t *b)
 	memset(b, 0, sizeof(*b));
 }
 
-double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, int masked)
+double td_linebag_masked_ceiling(const td_linebag_t *a, const td_linebag_t *b, size_t plain)
+{
+	size_t under = a->underscored < b->underscored ? a->underscored : b->underscored;
+
+	if (!a->n && !b->n)
+		return 1;
+	return 2.0 * (double)(plain + under) / (double)(a->n + b->n);
+}
+
+double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, int masked, size_t *plain)
 {
 	const uint64_t *x = masked ? a->masked : a->raw;
 	td_lineset_t *t = &b->set[masked ? 1 : 0];
-	size_t shared = 0;
+	size_t shared = 0, shared_plain = 0;
 
+	if (plain)
+		*plain = 0;
 	if (!a->n && !b->n)
 		return 1;
 	if (!b->has_sets)
@@ -441,7 +463,10 @@ double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, int masked)
 		if (t->used[at] < t->count[at]) {
 			t->used[at]++;
 			shared++;
+			shared_plain += !(x[i] & 1);
 		}
 	}
+	if (plain && !masked)
+		*plain = shared_plain;
 	return 2.0 * (double)shared / (double)(a->n + b->n);
 }

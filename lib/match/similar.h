@@ -48,7 +48,8 @@ int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, con
 
 /* The lines of a buffer as a multiset of hashes, to bound the similarity of
  * two buffers before diffing them: the diff keeps no more lines than the two
- * multisets share. raw hashes the lines as they are; masked with the leading
+ * multisets share. raw hashes the lines as they are (the low bit of a
+ * hash says whether the line has a '_'); masked with the leading
  * identifier segments blanked, so that a prefix rename does not hide what a
  * rename would bring back (an estimate then: a rename inside a word is not
  * masked). A bag made with table can be the second bag of
@@ -64,19 +65,31 @@ typedef struct td_lineset {
 
 typedef struct td_linebag {
 	uint64_t *raw;     /* per line; malloc'd */
-	uint64_t *masked;  /* per line; malloc'd */
+	uint64_t *masked;  /* per line, once td_linebag_mask made them; malloc'd */
 	size_t n;          /* lines */
-	int has_sets;
+	size_t underscored; /* lines with a '_' */
+	int table;         /* made with table */
+	int has_sets;      /* set[0] is built (and set[1] with has_masked) */
+	int has_masked;
 	td_lineset_t set[2]; /* with table: raw, masked */
 } td_linebag_t;
 
-/* Without table only the raw hashes are made: td_linebag_mask adds the
- * masked ones (of the same buffer) when they are wanted. */
+/* The raw hashes (and their table, with table). td_linebag_mask adds the
+ * masked ones of the same buffer (and their table) when they are wanted.
+ * 0 or TD_ENOMEM. */
 int td_linebag_init(td_linebag_t *out, const char *buf, size_t len, int table);
-void td_linebag_mask(td_linebag_t *b, const char *buf, size_t len);
+int td_linebag_mask(td_linebag_t *b, const char *buf, size_t len);
 void td_linebag_release(td_linebag_t *b);
-/* 2 * shared lines / (lines of both), raw or masked; 1 for two empty bags.
- * b must have been made with table; it is updated (the probe's marks). */
-double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, int masked);
+/* 2 * shared lines / (lines of both), raw or masked (both bags masked
+ * then); 1 for two empty bags. b must have been made with table; it is
+ * updated (the probe's marks). With raw, *plain (may be NULL) is set to
+ * the shared lines without a '_'. */
+double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, int masked, size_t *plain);
+/* At least td_linebag_bound(a, b, 1), from a raw bound's plain count and
+ * no masking: masking leaves a line without '_' as it is, and never
+ * makes a line with one equal to a line without (a word it cuts keeps the
+ * '_' it was cut at), so the masked bags share no more than the plain lines
+ * the raw ones share and the fewer of the two sides' lines with a '_'. */
+double td_linebag_masked_ceiling(const td_linebag_t *a, const td_linebag_t *b, size_t plain);
 
 #endif

@@ -130,6 +130,61 @@ static void test_rename_ties(void)
 	CHECK_STR(s.to[0], "aa");
 }
 
+/* Line bags: the raw and masked bounds of a renamed copy, and the masked
+ * ceiling, never below the masked bound, over buffers drawn from lines
+ * with and without '_'. */
+static void test_linebag_bounds(void)
+{
+	static const char a_buf[] = "e1000_probe(x);\n}\nreturn 0;\n";
+	static const char b_buf[] = "acme_probe(x);\n}\nreturn 1;\n";
+	static const char *const vocab[] = { "}\n", "\n", "return 0;\n", "foo_bar(1);\n", "baz_bar(1);\n",
+					     "__init x;\n", "x = a_b + c;\n", "x = d_b + c;\n", "int i;\n" };
+	td_linebag_t a, b;
+	size_t plain = 99;
+	uint64_t x = 7;
+
+	CHECK_INT(td_linebag_init(&a, a_buf, sizeof(a_buf) - 1, 0), 0);
+	CHECK_INT(td_linebag_init(&b, b_buf, sizeof(b_buf) - 1, 1), 0);
+	CHECK_INT(a.n, 3);
+	CHECK_INT(a.underscored, 1);
+	CHECK(td_linebag_bound(&a, &b, 0, &plain) == 2.0 / 6);
+	CHECK_INT(plain, 1);
+	CHECK_INT(td_linebag_mask(&a, a_buf, sizeof(a_buf) - 1), 0);
+	CHECK_INT(td_linebag_mask(&b, b_buf, sizeof(b_buf) - 1), 0);
+	CHECK(td_linebag_bound(&a, &b, 1, NULL) == 4.0 / 6);
+	CHECK(td_linebag_masked_ceiling(&a, &b, plain) == 4.0 / 6);
+	td_linebag_release(&a);
+	td_linebag_release(&b);
+
+	for (int round = 0; round < 300; round++) {
+		char buf[2][512];
+		size_t len[2] = { 0, 0 };
+		double raw, masked, ceiling;
+		for (int side = 0; side < 2; side++) {
+			int lines = (int)(x % 12);
+			for (int l = 0; l < lines; l++) {
+				const char *v;
+				x = x * 6364136223846793005u + 1442695040888963407u;
+				v = vocab[(x >> 33) % (sizeof(vocab) / sizeof(vocab[0]))];
+				memcpy(buf[side] + len[side], v, strlen(v));
+				len[side] += strlen(v);
+			}
+			x = x * 6364136223846793005u + 1442695040888963407u;
+		}
+		CHECK_INT(td_linebag_init(&a, buf[0], len[0], 0), 0);
+		CHECK_INT(td_linebag_init(&b, buf[1], len[1], 1), 0);
+		raw = td_linebag_bound(&a, &b, 0, &plain);
+		ceiling = td_linebag_masked_ceiling(&a, &b, plain);
+		CHECK_INT(td_linebag_mask(&a, buf[0], len[0]), 0);
+		CHECK_INT(td_linebag_mask(&b, buf[1], len[1]), 0);
+		masked = td_linebag_bound(&a, &b, 1, NULL);
+		CHECK(masked >= raw);
+		CHECK(ceiling >= masked);
+		td_linebag_release(&a);
+		td_linebag_release(&b);
+	}
+}
+
 static void test_lines_distance(void)
 {
 	int last = -1;
@@ -157,6 +212,7 @@ int main(void)
 	test_no_rename();
 	test_edge_cases();
 	test_rename_ties();
+	test_linebag_bounds();
 	test_lines_distance();
 	return check_finish();
 }
