@@ -1,6 +1,7 @@
 /* What the report writers share: the view's selection and order, the
  * changes' accessors, number formatting and HTML text. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,4 +315,20 @@ const char *td_report_similarity(char out[TD_REPORT_NUM_MAX], const td_change_t 
 	    (c->origin_kind == TD_ORIGIN_MOVED || c->origin_kind == TD_ORIGIN_COPIED))
 		td_report_fixed(out, c->similarity, 2);
 	return out;
+}
+
+void td_report_line_totals(FILE *f, const td_totals_t *t, const char *minus, const char *between)
+{
+	fprintf(f, "+%" PRIu64 " %s%" PRIu64 "%s", t->lines_added, minus, t->lines_removed, between);
+	if (t->lines_binary)
+		fprintf(f, ", %" PRIu64 " binary", t->lines_binary);
+	if (t->lines_missing)
+		fprintf(f, ", %" PRIu64 " without line counts", t->lines_missing);
+}
+
+void td_report_cosmetic_totals(FILE *f, const td_totals_t *t)
+{
+	fprintf(f, "%" PRIu64 " modified files whose only change is whitespace (distance 0, clean)", t->cosmetic);
+	if (t->cosmetic_unknown)
+		fprintf(f, "; %" PRIu64 " unknown", t->cosmetic_unknown);
 }

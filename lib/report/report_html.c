@@ -164,19 +164,13 @@ static void write_summary(FILE *f, const td_result_t *r, int policy)
 		r->thresholds.dirty_above, r->len_diff ? "" : " (no length term)");
 	fprintf(f, "<dt>policy</dt><dd>%s</dd>\n", policy ? "path policy applied" : "none");
 	if (r->lines_counted) {
-		fprintf(f, "<dt>lines</dt><dd>+%" PRIu64 " &minus;%" PRIu64 " in modified files", tt->lines_added,
-			tt->lines_removed);
-		if (tt->lines_binary)
-			fprintf(f, ", %" PRIu64 " binary", tt->lines_binary);
-		if (tt->lines_missing)
-			fprintf(f, ", %" PRIu64 " without line counts", tt->lines_missing);
+		fputs("<dt>lines</dt><dd>", f);
+		td_report_line_totals(f, tt, "&minus;", " in modified files");
 		fputs("</dd>\n", f);
 	}
 	if (tt->cosmetic || tt->cosmetic_unknown) {
-		fprintf(f, "<dt>cosmetic</dt><dd>%" PRIu64 " modified files whose only change is whitespace"
-			" (distance 0, clean)", tt->cosmetic);
-		if (tt->cosmetic_unknown)
-			fprintf(f, "; %" PRIu64 " unknown", tt->cosmetic_unknown);
+		fputs("<dt>cosmetic</dt><dd>", f);
+		td_report_cosmetic_totals(f, tt);
 		fputs("</dd>\n", f);
 	}
 	if (r->lines_missing) {

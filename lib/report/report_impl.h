@@ -10,6 +10,9 @@
 #include "treedrift/report.h"
 #include "utf8.h"
 
+/* U+2212 MINUS SIGN in UTF-8: "+12 −3" line counts. */
+#define TD_MINUS_SIGN "\xe2\x88\x92"
+
 /* Enough for any double printed by td_report_fixed with up to 6 decimals. */
 #define TD_REPORT_NUM_MAX 352
 
@@ -59,6 +62,16 @@ int td_report_sort(size_t *idx, size_t n, const td_result_t *r, td_sort_t sort);
  * controls, bidirectional formatting characters, backslash and bytes that are
  * not well-formed UTF-8 (as the text report), then & < > " ' as entities. */
 void td_report_html_text(FILE *f, const char *s, size_t len);
+
+/* The line counts of the totals' modified files, as the reports word them:
+ * "+A" minus "R" (minus is the writer's sign: an entity in HTML), then
+ * between (" in modified files", or ""), then ", B binary" and ", M without
+ * line counts" when there are any. */
+void td_report_line_totals(FILE *f, const td_totals_t *t, const char *minus, const char *between);
+
+/* The cosmetic files of the totals: "N modified files whose only change is
+ * whitespace (distance 0, clean)" and "; U unknown" when there are any. */
+void td_report_cosmetic_totals(FILE *f, const td_totals_t *t);
 
 /* End a report: flush f and map any write error to TD_EIO (errno is kept). */
 int td_report_finish(FILE *f);

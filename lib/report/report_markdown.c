@@ -221,19 +221,13 @@ int td_report_markdown(FILE *f, const td_analysis_t *a, const td_view_t *v)
 		r->thresholds.dirty_above);
 	fprintf(f, "- **Policy**: %s\n", policy ? "path policy applied" : "none");
 	if (r->lines_counted) {
-		fprintf(f, "- **Lines**: +%" PRIu64 " \xe2\x88\x92%" PRIu64 " in modified files", t->lines_added,
-			t->lines_removed);
-		if (t->lines_binary)
-			fprintf(f, ", %" PRIu64 " binary", t->lines_binary);
-		if (t->lines_missing)
-			fprintf(f, ", %" PRIu64 " without line counts", t->lines_missing);
+		fputs("- **Lines**: ", f);
+		td_report_line_totals(f, t, TD_MINUS_SIGN, " in modified files");
 		fputc('\n', f);
 	}
 	if (t->cosmetic || t->cosmetic_unknown) {
-		fprintf(f, "- **Cosmetic**: %" PRIu64 " modified files whose only change is whitespace"
-			" (distance 0, clean)", t->cosmetic);
-		if (t->cosmetic_unknown)
-			fprintf(f, "; %" PRIu64 " unknown", t->cosmetic_unknown);
+		fputs("- **Cosmetic**: ", f);
+		td_report_cosmetic_totals(f, t);
 		fputc('\n', f);
 	}
 	if (r->lines_missing) {

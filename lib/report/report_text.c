@@ -262,7 +262,7 @@ static void put_provenance(FILE *f, const td_file_provenance_t *fp)
 		fprintf(f, "  (local: %s)", fp->state == TD_PROV_BINARY ? "binary" : "not read");
 		return;
 	}
-	fprintf(f, "  (upstream +%" PRIu64 " \xe2\x88\x92%" PRIu64 ", local +%" PRIu64 " \xe2\x88\x92%" PRIu64
+	fprintf(f, "  (upstream +%" PRIu64 " " TD_MINUS_SIGN "%" PRIu64 ", local +%" PRIu64 " " TD_MINUS_SIGN "%" PRIu64
 		", local distance %d)", fp->added_upstream, fp->removed_upstream, fp->added_local, fp->removed_local,
 		fp->distance_local);
 }
@@ -425,11 +425,8 @@ static void put_totals(FILE *f, const td_result_t *r, const td_view_t *v, int po
 	put_count(f, "modified", NULL, t->modified);
 	fprintf(f, "  distance %" PRIu64, t->modified_distance);
 	if (r->lines_counted) {
-		fprintf(f, ", lines +%" PRIu64 " \xe2\x88\x92%" PRIu64, t->lines_added, t->lines_removed);
-		if (t->lines_binary)
-			fprintf(f, ", %" PRIu64 " binary", t->lines_binary);
-		if (t->lines_missing)
-			fprintf(f, ", %" PRIu64 " without line counts", t->lines_missing);
+		fputs(", lines ", f);
+		td_report_line_totals(f, t, TD_MINUS_SIGN, "");
 	}
 	fputc('\n', f);
 	if (t->cosmetic || t->cosmetic_unknown) {
