@@ -12,8 +12,6 @@
 #include "pg_impl.h"
 #include "internal.h"
 
-/* Preallocation cap when loading, whatever file_count claims. */
-#define PG_LOAD_RESERVE_MAX 4000000
 /* Files per round trip when matching. */
 #define PG_MATCH_BATCH 8192
 
@@ -272,20 +270,8 @@ int td_pg_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 	}
 	if ((rc = find_version(db, label, vid, &file_count, &t->meta, err)) != TD_OK)
 		goto out;
-	if (td_meta_set(&t->meta.database, db->path)) {
-		rc = td_error_set(err, TD_ENOMEM, "out of memory loading '%s'", db->path);
+	if ((rc = td_db_load_reserve(t, db->path, file_count, err)))
 		goto out;
-	}
-	if (file_count && file_count <= PG_LOAD_RESERVE_MAX) {
-		void *p = NULL;
-		size_t cap = 0;
-		if (td_grow(&p, &cap, (size_t)file_count, sizeof(td_file_t))) {
-			rc = td_error_set(err, TD_ENOMEM, "out of memory loading '%s'", db->path);
-			goto out;
-		}
-		t->files = p;
-		t->cap = cap;
-	}
 	r = query(db, db->schema >= 2 ? load_sql : load_sql_v1, 1, NULL, params);
 	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
 		rc = td_pg_fail(err, db->pg, r, "read", db->path);

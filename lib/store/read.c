@@ -10,8 +10,6 @@
 #include "store_impl.h"
 #include "internal.h"
 
-/* Preallocation cap when loading, whatever file_count claims. */
-#define TD_DB_LOAD_RESERVE_MAX 4000000
 
 int td_sq_open(td_db_t *h, const char *path, td_error_t *err)
 {
@@ -379,20 +377,8 @@ int td_sq_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 	}
 	if ((rc = find_version(db, label, &vid, &file_count, &t->meta, err)) != TD_OK)
 		goto out;
-	if (td_meta_set(&t->meta.database, db->path)) {
-		rc = td_error_set(err, TD_ENOMEM, "out of memory loading '%s'", db->path);
+	if ((rc = td_db_load_reserve(t, db->path, file_count, err)))
 		goto out;
-	}
-	if (file_count && file_count <= TD_DB_LOAD_RESERVE_MAX) {
-		void *p = NULL;
-		size_t cap = 0;
-		if (td_grow(&p, &cap, (size_t)file_count, sizeof(td_file_t))) {
-			rc = td_error_set(err, TD_ENOMEM, "out of memory loading '%s'", db->path);
-			goto out;
-		}
-		t->files = p;
-		t->cap = cap;
-	}
 	rc = sqlite3_prepare_v2(db->db, db->schema >= 2 ? load_sql : load_sql_v1, -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_bind_int64(st, 1, vid);

@@ -238,6 +238,24 @@ uint64_t td_db_tree_bytes(const td_tree_t *tree)
 	return total;
 }
 
+/* Preallocation cap when loading, whatever file_count claims. */
+#define TD_DB_LOAD_RESERVE_MAX 4000000
+
+int td_db_load_reserve(td_tree_t *t, const char *path, uint64_t file_count, td_error_t *err)
+{
+	if (td_meta_set(&t->meta.database, path))
+		return td_error_set(err, TD_ENOMEM, "out of memory loading '%s'", path);
+	if (file_count && file_count <= TD_DB_LOAD_RESERVE_MAX) {
+		void *p = NULL;
+		size_t cap = 0;
+		if (td_grow(&p, &cap, (size_t)file_count, sizeof(td_file_t)))
+			return td_error_set(err, TD_ENOMEM, "out of memory loading '%s'", path);
+		t->files = p;
+		t->cap = cap;
+	}
+	return TD_OK;
+}
+
 long td_db_version_index(const int64_t *ids, size_t n, int64_t id)
 {
 	size_t lo = 0, hi = n;

@@ -90,6 +90,10 @@ enum {
 long td_db_version_index(const int64_t *ids, size_t n, int64_t id);
 /* The bytes of a tree's regular files: a version's total_bytes. */
 uint64_t td_db_tree_bytes(const td_tree_t *tree);
+/* Ready t to load a version of the database at path: its meta names the
+ * database, and room for file_count files is taken at once (up to a cap,
+ * whatever a corrupt count claims). 0, or TD_ENOMEM with err set. */
+int td_db_load_reserve(td_tree_t *t, const char *path, uint64_t file_count, td_error_t *err);
 
 /* ---- the SQLite backend: schema.c, read.c, match.c, write.c ---- */
 int td_sq_open(td_db_t *db, const char *path, td_error_t *err);
