@@ -1289,27 +1289,44 @@ void td_tlsh_bodies_release(td_tlsh_bodies_t *b)
 	memset(b, 0, sizeof(*b));
 }
 
-void td_tlsh_body_distances_impl(const td_tlsh_t *q, const td_tlsh_bodies_t *b, size_t from, size_t n,
-				 uint16_t *out, td_tlsh_impl_t impl)
+typedef void body_distances_fn(const uint8_t *qbody, const td_tlsh_bodies_t *b, size_t from, size_t n,
+			       uint16_t *out);
+
+/* The build of the body distances for impl (which must be supported). */
+static body_distances_fn *body_distances_for(td_tlsh_impl_t impl)
 {
 	if (impl == TD_TLSH_IMPL_AUTO)
 		impl = td_tlsh_impl_default();
 #ifdef TD_TLSH_HAVE_X86
-	if (impl == TD_TLSH_IMPL_AVX512) {
-		body_distances_avx512(q->body, b, from, n, out);
-		return;
-	}
-	if (impl == TD_TLSH_IMPL_AVX2 || (impl == TD_TLSH_IMPL_PAIR && have_avx2())) {
-		body_distances_avx2(q->body, b, from, n, out);
-		return;
-	}
+	if (impl == TD_TLSH_IMPL_AVX512)
+		return body_distances_avx512;
+	if (impl == TD_TLSH_IMPL_AVX2 || (impl == TD_TLSH_IMPL_PAIR && have_avx2()))
+		return body_distances_avx2;
 #endif
-	body_distances_portable(q->body, b, from, n, out);
+	return body_distances_portable;
+}
+
+void td_tlsh_body_distances_impl(const td_tlsh_t *q, const td_tlsh_bodies_t *b, size_t from, size_t n,
+				 uint16_t *out, td_tlsh_impl_t impl)
+{
+	body_distances_for(impl)(q->body, b, from, n, out);
+}
+
+/* The default build, chosen once: a search makes millions of calls. */
+static struct {
+	pthread_once_t once;
+	body_distances_fn *fn;
+} body_choice = { PTHREAD_ONCE_INIT, NULL };
+
+static void choose_body_distances(void)
+{
+	body_choice.fn = body_distances_for(TD_TLSH_IMPL_AUTO);
 }
 
 void td_tlsh_body_distances(const td_tlsh_t *q, const td_tlsh_bodies_t *b, size_t from, size_t n, uint16_t *out)
 {
-	td_tlsh_body_distances_impl(q, b, from, n, out, TD_TLSH_IMPL_AUTO);
+	pthread_once(&body_choice.once, choose_body_distances);
+	body_choice.fn(q->body, b, from, n, out);
 }
 
 int td_tlsh_distance(const td_tlsh_t *a, const td_tlsh_t *b, int len_diff)
