@@ -404,6 +404,7 @@ int td_linebag_mask(td_linebag_t *b, const char *buf, size_t len)
 
 	if (b->has_masked)
 		return TD_OK;
+	free(b->masked); /* from a call that ran out of memory */
 	if (!(b->masked = td_malloc_array(b->n ? b->n : 1, sizeof(uint64_t))))
 		return TD_ENOMEM;
 	for (size_t i = 0; i < len && n < b->n;) {
