@@ -1129,11 +1129,6 @@ static inline int header_distance(const td_tlsh_t *a, const td_tlsh_t *b, int le
 	return d;
 }
 
-/* Body scores of 8 bytes (32 codes) at once, one sum per byte (<= 24).
- * Per 2-bit lane, with x and y the two codes, the lane's low bit marks
- * which of the differences 1, 2 and 3 it has; the marks are then summed
- * within each byte. This was measured faster than a 64 KiB table of byte
- * pairs, and it leaves the cache to the digests being searched. */
 #define TD_ALWAYS_INLINE static inline __attribute__((always_inline))
 
 /* Two, four or eight words in one value: GCC's and Clang's generic
@@ -1144,10 +1139,15 @@ typedef uint64_t td_v2u64 __attribute__((vector_size(16)));
 typedef uint64_t td_v4u64 __attribute__((vector_size(32)));
 typedef uint64_t td_v8u64 __attribute__((vector_size(64)));
 
-/* *r = the scores of one word, or of eight at once (v8): the same
- * operations, with the masks broadcast over the lanes. (Through pointers:
- * a vector passed by value would warn of an ABI, though these are always
- * inlined.) */
+/* Body scores of 8 bytes (32 codes) at once, one sum per byte (<= 24).
+ * Per 2-bit lane, with x and y the two codes, the lane's low bit marks
+ * which of the differences 1, 2 and 3 it has; the marks are then summed
+ * within each byte. This was measured faster than a 64 KiB table of byte
+ * pairs, and it leaves the cache to the digests being searched.
+ * *r = the scores of one word, or of a vector of words (v2, v4, v8): the
+ * same operations, with the masks broadcast over the lanes. (Through
+ * pointers: a vector passed by value would warn of an ABI, though these
+ * are always inlined.) */
 #define DEFINE_BODY_SCORES(name, T)                                                            \
 	TD_ALWAYS_INLINE void name(T *r, const T *pa, const T *pb)                             \
 	{                                                                                      \
