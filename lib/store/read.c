@@ -10,7 +10,6 @@
 #include "store_impl.h"
 #include "internal.h"
 
-
 int td_sq_open(td_db_t *h, const char *path, td_error_t *err)
 {
 	int rc = td_db_open_existing(&h->db, path, 0, err);
@@ -24,15 +23,12 @@ int td_sq_open(td_db_t *h, const char *path, td_error_t *err)
  * names now: a writer may have renamed a new database over it since. */
 uint64_t td_sq_size_bytes(td_db_t *db)
 {
-	sqlite3_stmt *st = NULL;
-	uint64_t size = 0;
+	sqlite3_int64 size = 0;
 
-	if (sqlite3_prepare_v2(db->db, "SELECT c.page_count * s.page_size"
-			       " FROM pragma_page_count() c, pragma_page_size() s", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		size = (uint64_t)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return size;
+	if (td_db_query_int(db->db, "SELECT c.page_count * s.page_size"
+			    " FROM pragma_page_count() c, pragma_page_size() s", &size) != SQLITE_OK || size < 0)
+		return 0;
+	return (uint64_t)size;
 }
 
 void td_sq_close(td_db_t *db)

@@ -160,8 +160,7 @@ int td_db_sniff(const char *path)
 	return path && (td_db_is_uri(path) || sniff(path) == 1);
 }
 
-/* Run a statement that yields one integer (a pragma). */
-static int query_int(sqlite3 *db, const char *sql, sqlite3_int64 *out)
+int td_db_query_int(sqlite3 *db, const char *sql, sqlite3_int64 *out)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
@@ -182,7 +181,7 @@ static int query_int(sqlite3 *db, const char *sql, sqlite3_int64 *out)
 int td_db_user_version(sqlite3 *db, int *out)
 {
 	sqlite3_int64 v = 0;
-	int rc = query_int(db, "PRAGMA user_version", &v);
+	int rc = td_db_query_int(db, "PRAGMA user_version", &v);
 
 	*out = rc == SQLITE_OK && v > 0 && v <= TD_DB_SCHEMA_VERSION ? (int)v : 0;
 	return rc;
@@ -267,8 +266,8 @@ static int validate_schema(sqlite3 *db, const char *path, td_error_t *err)
 	sqlite3_int64 app_id = 0, user_version = 0, tables = 0;
 	int rc;
 
-	if ((rc = query_int(db, "PRAGMA application_id", &app_id)) != SQLITE_OK ||
-	    (rc = query_int(db, "PRAGMA user_version", &user_version)) != SQLITE_OK)
+	if ((rc = td_db_query_int(db, "PRAGMA application_id", &app_id)) != SQLITE_OK ||
+	    (rc = td_db_query_int(db, "PRAGMA user_version", &user_version)) != SQLITE_OK)
 		return td_sql_error(err, db, rc, "read", path);
 	if (app_id != TD_DB_APPLICATION_ID)
 		return not_ours(err, path);
@@ -279,7 +278,7 @@ static int validate_schema(sqlite3 *db, const char *path, td_error_t *err)
 	if (user_version < 1)
 		return td_error_set(err, TD_EFORMAT, "'%s' has no treedrift schema (user_version %lld)",
 				    path, (long long)user_version);
-	rc = query_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN "
+	rc = td_db_query_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN "
 		       SCHEMA_TABLES, &tables);
 	if (rc != SQLITE_OK)
 		return td_sql_error(err, db, rc, "read", path);

@@ -134,6 +134,9 @@ void td_pg_writer_free(td_db_writer_t *w);
 extern const char td_db_schema_sql[];
 /* td_db_migrate_sql[v - 1] takes schema v to v + 1; SQL without BEGIN. */
 extern const char *const td_db_migrate_sql[TD_DB_SCHEMA_VERSION - 1];
+/* Run a statement that yields one integer (a pragma): SQLITE_OK, or a
+ * SQLite code (SQLITE_ERROR when it yields no row). */
+int td_db_query_int(sqlite3 *db, const char *sql, sqlite3_int64 *out);
 /* The user_version of an open database (a SQLite code on failure). */
 int td_db_user_version(sqlite3 *db, int *out);
 /* The index of entries by path, built at commit. */
