@@ -888,71 +888,20 @@ static int pair_side(lines_ctx_t *x, worker_buf_t *wb, int s, const td_file_t *f
 	return read_direct(x, wb, s, f, data, len, missing);
 }
 
-/* The target of a unit, read once for its pairs. */
+/* The target of a unit, read once for its pairs, with what they share. */
 typedef struct unit_target {
 	const uint8_t *data;
 	size_t len;
-	int has_bag;
-	td_linebag_t bag;
+	td_simfile_t file;     /* its line bag and identifier segments */
 	double best;           /* the best similarity reached in the unit so far, at its floor */
 } unit_target_t;
-
-/* As git decides binary for a diff: a NUL in the first 8000 bytes. */
-static int looks_binary(const uint8_t *p, size_t n)
-{
-	return memchr(p, 0, n < 8000 ? n : 8000) != NULL;
-}
-
-/* Whether the line bags rule the pair out before a diff (sets p->sim):
- * below the floor while no pair of the unit reached it, or no better than
- * the best one that did (a tie goes to the earlier, nearer candidate). */
-static int bounded_out(td_pair_t *p, unit_target_t *t, const uint8_t *up, size_t up_len, int *out)
-{
-	td_linebag_t b;
-	double raw, masked, bound, need = t->best >= p->floor ? t->best : p->floor;
-	size_t plain;
-	int rc;
-
-	*out = 0;
-	if (looks_binary(up, up_len) || looks_binary(t->data, t->len))
-		return TD_OK;
-	if (!t->has_bag) {
-		if ((rc = td_linebag_init(&t->bag, (const char *)t->data, t->len, 1)))
-			return rc;
-		t->has_bag = 1;
-	}
-	if ((rc = td_linebag_init(&b, (const char *)up, up_len, 0)))
-		return rc;
-	raw = td_linebag_bound(&b, &t->bag, 0, &plain);
-	masked = raw;
-	if (raw < need) {
-		/* mask only when even the lines with a '_' could lift the bound */
-		masked = td_linebag_masked_ceiling(&b, &t->bag, plain);
-		if (masked >= need) {
-			if ((rc = td_linebag_mask(&t->bag, (const char *)t->data, t->len)) ||
-			    (rc = td_linebag_mask(&b, (const char *)up, up_len))) {
-				td_linebag_release(&b);
-				return rc;
-			}
-			masked = td_linebag_bound(&b, &t->bag, 1, NULL);
-		}
-	}
-	td_linebag_release(&b);
-	bound = raw > masked ? raw : masked;
-	if (t->best >= p->floor ? bound <= t->best : bound < p->floor) {
-		p->sim.value = bound;
-		p->sim.bounded = 1;
-		*out = 1;
-	}
-	return TD_OK;
-}
 
 static int diff_pair(lines_ctx_t *x, worker_buf_t wb[2], td_pair_t *p, unit_target_t *t, td_error_t *err)
 {
 	const uint8_t *up;
 	size_t up_len;
 	const char *missing;
-	int rc, out;
+	int rc, reached = t->best >= p->floor;
 
 	if ((rc = pair_side(x, &wb[UP], UP, p->up, &up, &up_len, &missing)))
 		return td_error_set(err, rc, "out of memory");
@@ -962,13 +911,12 @@ static int diff_pair(lines_ctx_t *x, worker_buf_t wb[2], td_pair_t *p, unit_targ
 	}
 	if (p->mode != TD_PAIR_SIMILARITY)
 		return td_linediff(&p->d, up, up_len, t->data, t->len, err);
-	if ((rc = bounded_out(p, t, up, up_len, &out)))
-		return td_error_set(err, rc, "out of memory");
-	if (out)
-		return TD_OK;
-	if ((rc = td_similarity(&p->sim, up, up_len, t->data, t->len, err)))
+	/* below the floor while no pair of the unit reached it, or no better
+	 * than the best one that did (a tie goes to the earlier, nearer
+	 * candidate): not diffed */
+	if ((rc = td_similarity_bounded(&p->sim, up, up_len, &t->file, reached ? t->best : p->floor, reached, err)))
 		return rc;
-	if (!p->sim.binary && p->sim.value >= p->floor && p->sim.value > t->best)
+	if (!p->sim.bounded && !p->sim.binary && p->sim.value >= p->floor && p->sim.value > t->best)
 		t->best = p->sim.value;
 	return TD_OK;
 }
@@ -997,14 +945,14 @@ static void *pairs_worker(void *arg)
 			fail(x, &err);
 			break;
 		}
+		td_simfile_init(&t.file, t.data, t.len);
 		for (size_t i = a; i < b && !rc; i++) {
 			if (missing)
 				pc->p[i].missing = missing;
 			else if ((rc = diff_pair(x, wb, &pc->p[i], &t, &err)))
 				fail(x, &err);
 		}
-		if (t.has_bag)
-			td_linebag_release(&t.bag);
+		td_simfile_release(&t.file);
 		if (rc)
 			break;
 		trim_buffers(wb);

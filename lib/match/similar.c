@@ -6,7 +6,7 @@
  * else, keeps unrelated files apart: templated files (defconfigs, board
  * headers, .dtsi) share their prefixes (CONFIG_), so nothing is rewritten
  * and their few common lines stay few. */
-#include <ctype.h>
+#define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -19,23 +19,31 @@
 #define FNV_OFFSET 1469598103934665603ull
 #define FNV_PRIME 1099511628211ull
 
-/* A leading segment, pointing into its buffer, and its uses there. */
-typedef struct seg {
+/* A leading segment, pointing into its buffer, and its uses there: the
+ * slots of td_segments_t's open-addressing hash table. */
+typedef struct td_seg {
 	const char *key;   /* NULL: an empty slot */
 	uint32_t len;
 	uint32_t uses;
 } seg_t;
 
-/* The leading segments of a buffer: an open-addressing hash table. */
-typedef struct seg_table {
-	seg_t *slot;
-	size_t mask, n;
-} seg_table_t;
+/* Whether a byte is a letter, digit or '_' (ASCII: the C locale's isalnum
+ * and '_'): one load a byte where the identifiers are scanned. */
+#define WORD_BYTE(c) ((unsigned)(((c) | 0x20) - 'a') < 26 || (unsigned)((c) - '0') < 10 || (c) == '_')
+#define WORD_BYTES4(c) WORD_BYTE(c), WORD_BYTE((c) + 1), WORD_BYTE((c) + 2), WORD_BYTE((c) + 3)
+#define WORD_BYTES16(c) WORD_BYTES4(c), WORD_BYTES4((c) + 4), WORD_BYTES4((c) + 8), WORD_BYTES4((c) + 12)
+#define WORD_BYTES64(c) WORD_BYTES16(c), WORD_BYTES16((c) + 16), WORD_BYTES16((c) + 32), WORD_BYTES16((c) + 48)
+static const unsigned char word_byte[256] = { WORD_BYTES64(0), WORD_BYTES64(64), WORD_BYTES64(128),
+					      WORD_BYTES64(192) };
 
-/* A letter, digit or '_' (ASCII: the C locale's isalnum, without a call). */
 static inline int is_word(unsigned char c)
 {
-	return (unsigned)((c | 0x20) - 'a') < 26 || (unsigned)(c - '0') < 10 || c == '_';
+	return word_byte[c];
+}
+
+static inline int is_letter(unsigned char c)
+{
+	return (unsigned)((c | 0x20) - 'a') < 26;
 }
 
 /* Byte order, a shorter key first when one starts the other (strcmp's). */
@@ -56,7 +64,7 @@ static size_t leading_segment(size_t *at, const char *w, size_t n)
 
 	while (i < n && w[i] == '_')
 		i++;
-	if (i == n || !isalpha((unsigned char)w[i]))
+	if (i == n || !is_letter((unsigned char)w[i]))
 		return 0;
 	for (k = i; k < n && w[k] != '_'; k++)
 		;
@@ -76,7 +84,7 @@ static size_t seg_hash(const char *p, size_t n)
 }
 
 /* The slot of key p[0..n) in t: its own, or the empty one it would take. */
-static seg_t *seg_slot(const seg_table_t *t, const char *p, size_t n)
+static seg_t *seg_slot(const td_segments_t *t, const char *p, size_t n)
 {
 	size_t at = seg_hash(p, n) & t->mask;
 
@@ -85,9 +93,9 @@ static seg_t *seg_slot(const seg_table_t *t, const char *p, size_t n)
 	return &t->slot[at];
 }
 
-static int seg_grow(seg_table_t *t)
+static int seg_grow(td_segments_t *t)
 {
-	seg_table_t bigger = { NULL, t->mask ? 2 * t->mask + 1 : 255, t->n };
+	td_segments_t bigger = { NULL, t->mask ? 2 * t->mask + 1 : 255, t->n };
 
 	if (!(bigger.slot = calloc(bigger.mask + 1, sizeof(*bigger.slot))))
 		return TD_ENOMEM;
@@ -99,28 +107,27 @@ static int seg_grow(seg_table_t *t)
 	return TD_OK;
 }
 
-/* The leading segments of buf with their uses. Release with free(t->slot). */
-static int count_segments(seg_table_t *t, const char *buf, size_t len)
+int td_segments_init(td_segments_t *t, const char *buf, size_t len)
 {
 	memset(t, 0, sizeof(*t));
 	if (seg_grow(t))
 		return TD_ENOMEM;
 	for (size_t i = 0; i < len;) {
-		size_t j = i, at = 0, n;
+		size_t j, at = 0, n;
 		seg_t *s;
-		if (!is_word((unsigned char)buf[i])) {
+		while (i < len && !is_word((unsigned char)buf[i]))
 			i++;
-			continue;
-		}
-		while (j < len && is_word((unsigned char)buf[j]))
-			j++;
+		for (j = i; j < len && is_word((unsigned char)buf[j]); j++)
+			;
+		if (i == j)
+			break;
 		n = leading_segment(&at, buf + i, j - i);
 		if (n) {
 			s = seg_slot(t, buf + i + at, n);
 			if (!s->key) {
 				if (2 * (t->n + 1) > t->mask + 1) {
 					if (seg_grow(t)) {
-						free(t->slot);
+						td_segments_release(t);
 						return TD_ENOMEM;
 					}
 					s = seg_slot(t, buf + i + at, n);
@@ -136,7 +143,7 @@ static int count_segments(seg_table_t *t, const char *buf, size_t len)
 	return TD_OK;
 }
 
-static size_t uses_of(const seg_table_t *t, const seg_t *key)
+static size_t uses_of(const td_segments_t *t, const seg_t *key)
 {
 	const seg_t *s = seg_slot(t, key->key, key->len);
 
@@ -151,7 +158,7 @@ static int other_casing(const seg_t *a, const seg_t *b)
 
 /* The most used segment of a that b never uses (ties: the first key); with
  * like, only another casing of like. */
-static const seg_t *only_in(const seg_table_t *a, const seg_table_t *b, const seg_t *like)
+static const seg_t *only_in(const td_segments_t *a, const td_segments_t *b, const seg_t *like)
 {
 	const seg_t *best = NULL;
 
@@ -173,33 +180,43 @@ static void set_name(char out[TD_RENAME_PREFIX_MAX + 1], const seg_t *s)
 	out[s->len] = '\0';
 }
 
-int td_rename_detect(td_similarity_t *out, const char *old_buf, size_t old_len, const char *new_buf,
-		     size_t new_len)
+void td_segments_release(td_segments_t *t)
 {
-	seg_table_t a = { 0 }, b = { 0 };
-	const seg_t *from, *to, *from1, *to1;
-	int rc;
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
+void td_rename_detect_in(td_similarity_t *out, const td_segments_t *old_segs, const td_segments_t *new_segs)
+{
+	const seg_t *from = only_in(old_segs, new_segs, NULL), *to = only_in(new_segs, old_segs, NULL);
+	const seg_t *from1, *to1;
 
 	out->renamed = 0;
-	if ((rc = count_segments(&a, old_buf, old_len)) || (rc = count_segments(&b, new_buf, new_len)))
-		goto out;
-	from = only_in(&a, &b, NULL);
-	to = only_in(&b, &a, NULL);
 	if (!from || !to)
-		goto out;
+		return;
 	set_name(out->from[0], from);
 	set_name(out->to[0], to);
 	out->renamed = 1;
-	from1 = only_in(&a, &b, from);
-	to1 = only_in(&b, &a, to);
+	from1 = only_in(old_segs, new_segs, from);
+	to1 = only_in(new_segs, old_segs, to);
 	if (from1 && to1) {
 		set_name(out->from[1], from1);
 		set_name(out->to[1], to1);
 		out->renamed = 2;
 	}
-out:
-	free(a.slot);
-	free(b.slot);
+}
+
+int td_rename_detect(td_similarity_t *out, const char *old_buf, size_t old_len, const char *new_buf,
+		     size_t new_len)
+{
+	td_segments_t a = { 0 }, b = { 0 };
+	int rc;
+
+	out->renamed = 0;
+	if (!(rc = td_segments_init(&a, old_buf, old_len)) && !(rc = td_segments_init(&b, new_buf, new_len)))
+		td_rename_detect_in(out, &a, &b);
+	td_segments_release(&a);
+	td_segments_release(&b);
 	return rc;
 }
 
@@ -207,6 +224,8 @@ int td_rename_apply(char **out, size_t *out_len, const td_similarity_t *s, const
 		    size_t new_len)
 {
 	size_t o = 0, cap, grow = 0, shortest = SIZE_MAX, tn[2] = { 0, 0 }, fn[2] = { 0, 0 };
+	size_t next[2] = { 0, 0 };
+	int searched[2] = { 0, 0 };
 	char *buf;
 
 	*out = NULL;
@@ -227,19 +246,29 @@ int td_rename_apply(char **out, size_t *out_len, const td_similarity_t *s, const
 	cap = new_len + (new_len / shortest + 1) * grow + 1;
 	if (cap < new_len || !(buf = malloc(cap)))
 		return TD_ENOMEM;
-	for (size_t i = 0; i < new_len;) {
+	/* next[k]: where to[k] next starts at or after i (new_len: nowhere);
+	 * at each match, the first rename whose to starts there */
+	for (size_t i = 0;;) {
+		size_t at = new_len;
 		int r = -1;
-		/* the first rename whose to starts here (the first byte decides most) */
-		for (int k = 0; k < s->renamed && r < 0; k++)
-			if (new_buf[i] == s->to[k][0] && tn[k] <= new_len - i && !memcmp(new_buf + i, s->to[k], tn[k]))
+		for (int k = 0; k < s->renamed; k++) {
+			if (!searched[k] || next[k] < i) {
+				const char *m = memmem(new_buf + i, new_len - i, s->to[k], tn[k]);
+				next[k] = m ? (size_t)(m - new_buf) : new_len;
+				searched[k] = 1;
+			}
+			if (next[k] < at) {
+				at = next[k];
 				r = k;
-		if (r >= 0) {
-			memcpy(buf + o, s->from[r], fn[r]);
-			o += fn[r];
-			i += tn[r];
-			continue;
+			}
 		}
-		buf[o++] = new_buf[i++];
+		memcpy(buf + o, new_buf + i, at - i);
+		o += at - i;
+		if (r < 0)
+			break;
+		memcpy(buf + o, s->from[r], fn[r]);
+		o += fn[r];
+		i = at + tn[r];
 	}
 	buf[o] = '\0';
 	*out = buf;
@@ -247,23 +276,16 @@ int td_rename_apply(char **out, size_t *out_len, const td_similarity_t *s, const
 	return TD_OK;
 }
 
-int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, const void *new_buf,
-		  size_t new_len, td_error_t *err)
+/* out->value and binary from the diff of old and new (new with the
+ * rename, if any, already undone). */
+static int similarity_of(td_similarity_t *out, const void *old_buf, size_t old_len, const void *new_buf,
+			 size_t new_len, td_error_t *err)
 {
 	td_linediff_t d;
-	char *renamed = NULL;
-	size_t renamed_len = 0;
 	int rc;
 
-	memset(out, 0, sizeof(*out));
-	if ((rc = td_rename_detect(out, old_buf, old_len, new_buf, new_len)) ||
-	    (out->renamed && (rc = td_rename_apply(&renamed, &renamed_len, out, new_buf, new_len)))) {
-		rc = td_error_set(err, rc, "out of memory");
-		goto out;
-	}
-	if ((rc = td_linediff(&d, old_buf, old_len, renamed ? renamed : new_buf,
-			      renamed ? renamed_len : new_len, err)))
-		goto out;
+	if ((rc = td_linediff(&d, old_buf, old_len, new_buf, new_len, err)))
+		return rc;
 	out->binary = d.binary;
 	if (d.binary)
 		out->value = 0;
@@ -271,9 +293,34 @@ int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, con
 		out->value = 1;
 	else
 		out->value = 2.0 * (double)d.unchanged / (double)(d.old_lines + d.new_lines);
-out:
+	return TD_OK;
+}
+
+/* The diff of td_similarity, with the rename already in out. */
+static int similarity_diff(td_similarity_t *out, const void *old_buf, size_t old_len, const void *new_buf,
+			   size_t new_len, td_error_t *err)
+{
+	char *renamed = NULL;
+	size_t renamed_len = 0;
+	int rc;
+
+	if (out->renamed && (rc = td_rename_apply(&renamed, &renamed_len, out, new_buf, new_len)))
+		return td_error_set(err, rc, "out of memory");
+	rc = similarity_of(out, old_buf, old_len, renamed ? renamed : new_buf, renamed ? renamed_len : new_len,
+			   err);
 	free(renamed);
 	return rc;
+}
+
+int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, const void *new_buf,
+		  size_t new_len, td_error_t *err)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = td_rename_detect(out, old_buf, old_len, new_buf, new_len)))
+		return td_error_set(err, rc, "out of memory");
+	return similarity_diff(out, old_buf, old_len, new_buf, new_len, err);
 }
 
 /* ---- line bags ---- */
@@ -287,7 +334,7 @@ static uint64_t mix(uint64_t h, uint64_t w)
 }
 
 /* Hash of line p[0..n), eight bytes at a time. */
-static uint64_t raw_hash(const char *p, size_t n)
+static uint64_t line_hash(const char *p, size_t n)
 {
 	uint64_t h = n, w;
 	size_t i = 0;
@@ -301,32 +348,15 @@ static uint64_t raw_hash(const char *p, size_t n)
 	return mix(h, w);
 }
 
-/* Hash of line p[0..n) with each word's leading segment (before its first
- * '_', after leading underscores) left out. */
-static uint64_t masked_hash(const char *p, size_t n)
+/* The slot of line hash h in t (an empty one when it is not there). */
+static size_t lineset_slot(const td_lineset_t *t, uint64_t h)
 {
-	uint64_t h = FNV_OFFSET;
+	uint64_t k = h ? h : 1;
+	size_t at = (size_t)(k ^ (k >> 32)) & t->mask;
 
-	for (size_t i = 0; i < n;) {
-		if (is_word((unsigned char)p[i])) {
-			size_t j = i, k;
-			while (j < n && is_word((unsigned char)p[j]))
-				j++;
-			for (k = i; k < j && p[k] == '_'; k++)
-				;
-			while (k < j && p[k] != '_')
-				k++;
-			if (k == j)
-				k = i; /* no '_' after a segment: the word as it is */
-			for (; k < j; k++)
-				h = (h ^ (unsigned char)p[k]) * FNV_PRIME;
-			h = (h ^ 0x1f) * FNV_PRIME;
-			i = j;
-			continue;
-		}
-		h = (h ^ (unsigned char)p[i++]) * FNV_PRIME;
-	}
-	return h;
+	while (t->key[at] && t->key[at] != k)
+		at = (at + 1) & t->mask;
+	return at;
 }
 
 static void lineset_release(td_lineset_t *t)
@@ -355,11 +385,8 @@ static int lineset_init(td_lineset_t *t, const uint64_t *h, size_t n)
 	}
 	t->mask = slots - 1;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t k = h[i] ? h[i] : 1;
-		size_t at = (size_t)(k ^ (k >> 32)) & t->mask;
-		while (t->key[at] && t->key[at] != k)
-			at = (at + 1) & t->mask;
-		t->key[at] = k;
+		size_t at = lineset_slot(t, h[i]);
+		t->key[at] = h[i] ? h[i] : 1;
 		t->count[at]++;
 	}
 	return TD_OK;
@@ -372,8 +399,7 @@ int td_linebag_init(td_linebag_t *out, const char *buf, size_t len, int table)
 
 	memset(out, 0, sizeof(*out));
 	out->n = td_line_count(buf, len);
-	out->table = table;
-	if (!(out->raw = td_malloc_array(out->n ? out->n : 1, sizeof(uint64_t))))
+	if (!(out->hash = td_malloc_array(out->n ? out->n : 1, sizeof(uint64_t))))
 		goto nomem;
 	for (size_t i = 0; i < len && n < out->n;) {
 		const char *nl = memchr(buf + i, '\n', len - i);
@@ -383,14 +409,14 @@ int td_linebag_init(td_linebag_t *out, const char *buf, size_t len, int table)
 			us = memchr(buf + i, '_', len - i);
 		under = us && us < buf + e;
 		out->underscored += under;
-		out->raw[n++] = (raw_hash(buf + i, e - i) & ~(uint64_t)1) | under;
+		out->hash[n++] = (line_hash(buf + i, e - i) & ~(uint64_t)1) | under;
 		i = e;
 	}
 	out->n = n;
 	if (table) {
-		if (lineset_init(&out->set[0], out->raw, n))
+		if (lineset_init(&out->set, out->hash, n))
 			goto nomem;
-		out->has_sets = 1;
+		out->has_set = 1;
 	}
 	return TD_OK;
 nomem:
@@ -398,37 +424,14 @@ nomem:
 	return TD_ENOMEM;
 }
 
-int td_linebag_mask(td_linebag_t *b, const char *buf, size_t len)
-{
-	size_t n = 0;
-
-	if (b->has_masked)
-		return TD_OK;
-	free(b->masked); /* from a call that ran out of memory */
-	if (!(b->masked = td_malloc_array(b->n ? b->n : 1, sizeof(uint64_t))))
-		return TD_ENOMEM;
-	for (size_t i = 0; i < len && n < b->n;) {
-		const char *nl = memchr(buf + i, '\n', len - i);
-		size_t e = nl ? (size_t)(nl - buf) + 1 : len;
-		b->masked[n++] = masked_hash(buf + i, e - i);
-		i = e;
-	}
-	if (b->table && lineset_init(&b->set[1], b->masked, b->n))
-		return TD_ENOMEM;
-	b->has_masked = 1;
-	return TD_OK;
-}
-
 void td_linebag_release(td_linebag_t *b)
 {
-	free(b->raw);
-	free(b->masked);
-	lineset_release(&b->set[0]);
-	lineset_release(&b->set[1]);
+	free(b->hash);
+	lineset_release(&b->set);
 	memset(b, 0, sizeof(*b));
 }
 
-double td_linebag_masked_ceiling(const td_linebag_t *a, const td_linebag_t *b, size_t plain)
+double td_linebag_rename_ceiling(const td_linebag_t *a, const td_linebag_t *b, size_t plain)
 {
 	size_t under = a->underscored < b->underscored ? a->underscored : b->underscored;
 
@@ -437,24 +440,20 @@ double td_linebag_masked_ceiling(const td_linebag_t *a, const td_linebag_t *b, s
 	return 2.0 * (double)(plain + under) / (double)(a->n + b->n);
 }
 
-double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, int masked, size_t *plain)
+double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, size_t *plain)
 {
-	const uint64_t *x = masked ? a->masked : a->raw;
-	td_lineset_t *t = &b->set[masked ? 1 : 0];
+	td_lineset_t *t = &b->set;
 	size_t shared = 0, shared_plain = 0;
 
 	if (plain)
 		*plain = 0;
 	if (!a->n && !b->n)
 		return 1;
-	if (!b->has_sets)
+	if (!b->has_set)
 		return 1; /* no table: no bound */
 	t->now++;
 	for (size_t i = 0; i < a->n; i++) {
-		uint64_t k = x[i] ? x[i] : 1;
-		size_t at = (size_t)(k ^ (k >> 32)) & t->mask;
-		while (t->key[at] && t->key[at] != k)
-			at = (at + 1) & t->mask;
+		size_t at = lineset_slot(t, a->hash[i]);
 		if (!t->key[at])
 			continue;
 		if (t->stamp[at] != t->now) {
@@ -464,10 +463,185 @@ double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, int masked, size
 		if (t->used[at] < t->count[at]) {
 			t->used[at]++;
 			shared++;
-			shared_plain += !(x[i] & 1);
+			shared_plain += !(a->hash[i] & 1);
 		}
 	}
-	if (plain && !masked)
+	if (plain)
 		*plain = shared_plain;
 	return 2.0 * (double)shared / (double)(a->n + b->n);
+}
+
+double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b)
+{
+	td_lineset_t *t = &b->set;
+	size_t slots = t->mask + 1, *start = NULL, kept = 0, frequent = 0;
+	uint32_t *pos = NULL, *tails = NULL;
+	double bound = -1;
+
+	if (!a->n && !b->n)
+		return 1;
+	if (!b->has_set || b->n > UINT32_MAX)
+		return -1;
+	/* where each slot's lines are, in order: pos[start[s] .. start[s + 1]) */
+	if (!(start = calloc(slots + 1, sizeof(*start))) || !(pos = td_malloc_array(b->n ? b->n : 1, sizeof(*pos))) ||
+	    !(tails = td_malloc_array(a->n < b->n ? a->n + 1 : b->n + 1, sizeof(*tails))))
+		goto out;
+	for (size_t s = 0; s < slots; s++)
+		start[s + 1] = start[s] + t->count[s];
+	t->now++;
+	for (size_t j = 0; j < b->n; j++) {
+		size_t at = lineset_slot(t, b->hash[j]);
+		if (t->stamp[at] != t->now) {
+			t->stamp[at] = t->now;
+			t->used[at] = 0;
+		}
+		pos[start[at] + t->used[at]++] = (uint32_t)j;
+	}
+	/* the longest increasing run of b's positions, a's lines in order and
+	 * each line's positions from the last, so that a line is kept once
+	 * (patience sorting: tails[k] is the least end of a run of k + 1) */
+	t->now++;
+	for (size_t i = 0; i < a->n; i++) {
+		size_t at = lineset_slot(t, a->hash[i]);
+		if (!t->key[at])
+			continue;
+		if (t->count[at] > TD_ORDER_FREQUENT) {
+			/* counted as the bags count them, out of order */
+			if (t->stamp[at] != t->now) {
+				t->stamp[at] = t->now;
+				t->used[at] = 0;
+			}
+			if (t->used[at] < t->count[at]) {
+				t->used[at]++;
+				frequent++;
+			}
+			continue;
+		}
+		for (size_t q = start[at + 1]; q-- > start[at];) {
+			uint32_t p = pos[q];
+			size_t lo = 0, hi = kept;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (tails[mid] < p)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			tails[lo] = p;
+			if (lo == kept)
+				kept++;
+		}
+	}
+	bound = 2.0 * (double)(kept + frequent) / (double)(a->n + b->n);
+out:
+	free(start);
+	free(pos);
+	free(tails);
+	return bound;
+}
+
+/* ---- similarity with a bound first ---- */
+
+/* As git decides binary for a diff: a NUL in the first 8000 bytes. */
+static int looks_binary(const char *p, size_t n)
+{
+	return memchr(p, 0, n < 8000 ? n : 8000) != NULL;
+}
+
+/* Lines of a pair from which the bound in order is worth its cost before
+ * a diff (a pair of 1,000-line files diffs in about a millisecond). */
+#define ORDER_MIN_LINES 4096
+
+/* Whether a similarity bound rules a pair out: below need, or with above
+ * not above it. */
+static int below(double bound, double need, int above)
+{
+	return above ? bound <= need : bound < need;
+}
+
+void td_simfile_init(td_simfile_t *f, const void *buf, size_t len)
+{
+	memset(f, 0, sizeof(*f));
+	f->buf = buf;
+	f->len = len;
+}
+
+void td_simfile_release(td_simfile_t *f)
+{
+	if (f->has_bag)
+		td_linebag_release(&f->bag);
+	if (f->has_segs)
+		td_segments_release(&f->segs);
+	memset(f, 0, sizeof(*f));
+}
+
+int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_len, td_simfile_t *nf,
+			  double need, int above, td_error_t *err)
+{
+	td_linebag_t ob, rb, *nb = &nf->bag;
+	td_segments_t os;
+	char *renamed = NULL;
+	size_t renamed_len = 0, plain;
+	double bound;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (looks_binary(old_buf, old_len) || looks_binary(nf->buf, nf->len))
+		return td_similarity(out, old_buf, old_len, nf->buf, nf->len, err);
+	if (!nf->has_bag) {
+		if ((rc = td_linebag_init(nb, nf->buf, nf->len, 1)))
+			return td_error_set(err, rc, "out of memory");
+		nf->has_bag = 1;
+	}
+	if ((rc = td_linebag_init(&ob, old_buf, old_len, 0)))
+		return td_error_set(err, rc, "out of memory");
+	bound = td_linebag_bound(&ob, nb, &plain);
+	if (below(bound, need, above)) {
+		double ceiling = td_linebag_rename_ceiling(&ob, nb, plain);
+		if (below(ceiling, need, above)) {
+			bound = ceiling; /* not even a rename could lift it */
+			goto done;
+		}
+	}
+	if (!nf->has_segs) {
+		if ((rc = td_segments_init(&nf->segs, nf->buf, nf->len)))
+			goto nomem;
+		nf->has_segs = 1;
+	}
+	if ((rc = td_segments_init(&os, old_buf, old_len)))
+		goto nomem;
+	td_rename_detect_in(out, &os, &nf->segs);
+	td_segments_release(&os);
+	if (out->renamed) {
+		/* the diff is of new with the rename undone: bound that */
+		if ((rc = td_rename_apply(&renamed, &renamed_len, out, nf->buf, nf->len)) ||
+		    (rc = td_linebag_init(&rb, renamed, renamed_len, 1)))
+			goto nomem;
+		nb = &rb;
+		bound = td_linebag_bound(&ob, nb, NULL);
+	}
+	/* a big pair costs a slow diff: first the bound in order */
+	if (!below(bound, need, above) && ob.n + nb->n >= ORDER_MIN_LINES) {
+		double order = td_linebag_order_bound(&ob, nb);
+		if (order >= 0 && order < bound)
+			bound = order;
+	}
+done:
+	td_linebag_release(&ob);
+	if (nb == &rb)
+		td_linebag_release(&rb);
+	if (below(bound, need, above)) {
+		free(renamed);
+		out->value = bound;
+		out->bounded = 1;
+		return TD_OK;
+	}
+	rc = similarity_of(out, old_buf, old_len, renamed ? renamed : nf->buf, renamed ? renamed_len : nf->len,
+			   err);
+	free(renamed);
+	return rc;
+nomem:
+	td_linebag_release(&ob);
+	free(renamed);
+	return td_error_set(err, rc, "out of memory");
 }

@@ -26,6 +26,18 @@ typedef struct td_similarity {
 	char to[2][TD_RENAME_PREFIX_MAX + 1];
 } td_similarity_t;
 
+/* The leading identifier segments of a buffer and their uses, counted once
+ * for the rename detection of the many pairs a file can be in. It points
+ * into the buffer, which must outlive it. */
+typedef struct td_segments {
+	struct td_seg *slot;
+	size_t mask, n;
+} td_segments_t;
+
+/* 0 or TD_ENOMEM (nothing to release then). */
+int td_segments_init(td_segments_t *out, const char *buf, size_t len);
+void td_segments_release(td_segments_t *s);
+
 /* The prefix rename from old to new, if any: the leading identifier segment
  * (up to the first '_', as spelt) that starts most identifiers of old and
  * none of new, and the one that starts most of new and none of old, each at
@@ -35,6 +47,8 @@ typedef struct td_similarity {
  * casings are both undone. Sets out->renamed, from and to. 0 or TD_ENOMEM. */
 int td_rename_detect(td_similarity_t *out, const char *old_buf, size_t old_len, const char *new_buf,
 		     size_t new_len);
+/* The same from the two buffers' segments. */
+void td_rename_detect_in(td_similarity_t *out, const td_segments_t *old_segs, const td_segments_t *new_segs);
 
 /* new with every occurrence of each s->to[i] replaced by s->from[i] (as
  * spelt: sed's s/to/from/g). *out is malloc'd; caller frees. 0 or TD_ENOMEM. */
@@ -48,12 +62,9 @@ int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, con
 
 /* The lines of a buffer as a multiset of hashes, to bound the similarity of
  * two buffers before diffing them: the diff keeps no more lines than the two
- * multisets share. raw hashes the lines as they are (the low bit of a
- * hash says whether the line has a '_'); masked with the leading
- * identifier segments blanked, so that a prefix rename does not hide what a
- * rename would bring back (an estimate then: a rename inside a word is not
- * masked). A bag made with table can be the second bag of
- * td_linebag_bound, which probes its hash tables: no sorting. */
+ * multisets share. The low bit of a hash says whether the line has a '_'.
+ * A bag made with table can be the second bag of td_linebag_bound, which
+ * probes its hash table: no sorting. */
 typedef struct td_lineset {
 	uint64_t *key;     /* 0: empty slot */
 	uint32_t *count;   /* lines with that hash */
@@ -64,32 +75,57 @@ typedef struct td_lineset {
 } td_lineset_t;
 
 typedef struct td_linebag {
-	uint64_t *raw;     /* per line; malloc'd */
-	uint64_t *masked;  /* per line, once td_linebag_mask made them; malloc'd */
+	uint64_t *hash;    /* per line; malloc'd */
 	size_t n;          /* lines */
 	size_t underscored; /* lines with a '_' */
-	int table;         /* made with table */
-	int has_sets;      /* set[0] is built (and set[1] with has_masked) */
-	int has_masked;
-	td_lineset_t set[2]; /* with table: raw, masked */
+	int has_set;       /* made with table: set is built */
+	td_lineset_t set;
 } td_linebag_t;
 
-/* The raw hashes (and their table, with table). td_linebag_mask adds the
- * masked ones of the same buffer (and their table) when they are wanted.
- * 0 or TD_ENOMEM. */
+/* 0 or TD_ENOMEM. */
 int td_linebag_init(td_linebag_t *out, const char *buf, size_t len, int table);
-int td_linebag_mask(td_linebag_t *b, const char *buf, size_t len);
 void td_linebag_release(td_linebag_t *b);
-/* 2 * shared lines / (lines of both), raw or masked (both bags masked
- * then); 1 for two empty bags. b must have been made with table; it is
- * updated (the probe's marks). With raw, *plain (may be NULL) is set to
- * the shared lines without a '_'. */
-double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, int masked, size_t *plain);
-/* At least td_linebag_bound(a, b, 1), from a raw bound's plain count and
- * no masking: masking leaves a line without '_' as it is, and never
- * makes a line with one equal to a line without (a word it cuts keeps the
- * '_' it was cut at), so the masked bags share no more than the plain lines
- * the raw ones share and the fewer of the two sides' lines with a '_'. */
-double td_linebag_masked_ceiling(const td_linebag_t *a, const td_linebag_t *b, size_t plain);
+/* 2 * shared lines / (lines of both); 1 for two empty bags. b must have
+ * been made with table; it is updated (the probe's marks). *plain (may be
+ * NULL) is set to the shared lines without a '_'. */
+double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, size_t *plain);
+/* Lines that b has more than this many of count for
+ * td_linebag_order_bound as for td_linebag_bound, out of order. */
+#define TD_ORDER_FREQUENT 8
+/* Like td_linebag_bound, but keeping lines in order: the longest common
+ * subsequence of the two bags' lines (b's lines that it has more than
+ * TD_ORDER_FREQUENT of are counted out of order). A diff keeps no more, so
+ * this is a bound too, far below td_linebag_bound's where blocks of lines
+ * moved. b must have been made with table and is updated (the probe's
+ * marks). -1 when out of memory. */
+double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b);
+/* What a prefix rename could bring the bound to, at most, from its plain
+ * count: the plain lines shared and the fewer of the two sides' lines with
+ * a '_'. A rename rewrites identifiers, so a line without a '_' is taken
+ * to stay as it is: an estimate (a renamed prefix alone in a comment
+ * would change a line without one). */
+double td_linebag_rename_ceiling(const td_linebag_t *a, const td_linebag_t *b, size_t plain);
+
+/* A file compared with many others: its line bag and identifier segments,
+ * made when first wanted and kept for the next pair. buf must outlive it. */
+typedef struct td_simfile {
+	const char *buf;
+	size_t len;
+	int has_bag, has_segs;
+	td_linebag_t bag;
+	td_segments_t segs;
+} td_simfile_t;
+
+void td_simfile_init(td_simfile_t *f, const void *buf, size_t len);
+void td_simfile_release(td_simfile_t *f);
+
+/* td_similarity(out, old, new) when the line bags let it reach need (pass
+ * it, with above); otherwise out->bounded, and out->value a bound of the
+ * similarity below that. Without a rename the bags of the two files bound
+ * the diff; with one, those of old and of new with the rename undone. The
+ * rename is looked for only when the bags or the rename ceiling reach need.
+ * 0, or TD_ENOMEM / TD_EGIT with err set. */
+int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_len, td_simfile_t *new_file,
+			  double need, int above, td_error_t *err);
 
 #endif

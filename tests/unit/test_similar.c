@@ -130,59 +130,233 @@ static void test_rename_ties(void)
 	CHECK_STR(s.to[0], "aa");
 }
 
-/* Line bags: the raw and masked bounds of a renamed copy, and the masked
- * ceiling, never below the masked bound, over buffers drawn from lines
- * with and without '_'. */
+/* td_rename_apply as sed would do it, a byte at a time: the oracle. */
+static size_t apply_slowly(char *out, const td_similarity_t *s, const char *in, size_t n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n;) {
+		int r = -1;
+		for (int k = 0; k < s->renamed && r < 0; k++)
+			if (strlen(s->to[k]) <= n - i && !memcmp(in + i, s->to[k], strlen(s->to[k])))
+				r = k;
+		if (r < 0) {
+			out[o++] = in[i++];
+			continue;
+		}
+		memcpy(out + o, s->from[r], strlen(s->from[r]));
+		o += strlen(s->from[r]);
+		i += strlen(s->to[r]);
+	}
+	return o;
+}
+
+/* Undoing a rename equals sed's byte-at-a-time replacement, with
+ * overlapping and adjacent matches, two renames, and growing and shrinking
+ * ones, over random text of few letters. */
+static void test_rename_apply(void)
+{
+	static const char *const pairs[][4] = { { "ab", "xyz", NULL, NULL },  { "aa", "b", NULL, NULL },
+						{ "aba", "c", NULL, NULL },   { "ab", "q", "AB", "Q" },
+						{ "abc", "z", "ABC", "Z" }, { "a", "bb", "A", "BB" } };
+	uint64_t x = 42;
+
+	for (int round = 0; round < 3000; round++) {
+		const char *const *pr = pairs[round % (sizeof(pairs) / sizeof(pairs[0]))];
+		td_similarity_t s;
+		char in[64], want[256], *got;
+		size_t n, wn, gn;
+
+		memset(&s, 0, sizeof(s));
+		s.renamed = pr[2] ? 2 : 1;
+		for (int k = 0; k < s.renamed; k++) {
+			snprintf(s.to[k], sizeof(s.to[k]), "%s", pr[2 * k]);
+			snprintf(s.from[k], sizeof(s.from[k]), "%s", pr[2 * k + 1]);
+		}
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		n = (size_t)(x >> 58);
+		for (size_t i = 0; i < n; i++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			in[i] = "aabAB_c\n"[(x >> 40) % 8];
+		}
+		wn = apply_slowly(want, &s, in, n);
+		CHECK_INT(td_rename_apply(&got, &gn, &s, in, n), 0);
+		CHECK_INT(gn, wn);
+		CHECK(!memcmp(got, want, wn));
+		CHECK(got[gn] == '\0');
+		free(got);
+	}
+}
+
+/* Line bags: the bound of a renamed copy and the rename ceiling. */
 static void test_linebag_bounds(void)
 {
 	static const char a_buf[] = "e1000_probe(x);\n}\nreturn 0;\n";
 	static const char b_buf[] = "acme_probe(x);\n}\nreturn 1;\n";
-	static const char *const vocab[] = { "}\n", "\n", "return 0;\n", "foo_bar(1);\n", "baz_bar(1);\n",
-					     "__init x;\n", "x = a_b + c;\n", "x = d_b + c;\n", "int i;\n" };
 	td_linebag_t a, b;
 	size_t plain = 99;
-	uint64_t x = 7;
 
 	CHECK_INT(td_linebag_init(&a, a_buf, sizeof(a_buf) - 1, 0), 0);
 	CHECK_INT(td_linebag_init(&b, b_buf, sizeof(b_buf) - 1, 1), 0);
 	CHECK_INT(a.n, 3);
 	CHECK_INT(a.underscored, 1);
-	CHECK(td_linebag_bound(&a, &b, 0, &plain) == 2.0 / 6);
+	CHECK(td_linebag_bound(&a, &b, &plain) == 2.0 / 6);
 	CHECK_INT(plain, 1);
-	CHECK_INT(td_linebag_mask(&a, a_buf, sizeof(a_buf) - 1), 0);
-	CHECK_INT(td_linebag_mask(&b, b_buf, sizeof(b_buf) - 1), 0);
-	CHECK(td_linebag_bound(&a, &b, 1, NULL) == 4.0 / 6);
-	CHECK(td_linebag_masked_ceiling(&a, &b, plain) == 4.0 / 6);
+	CHECK(td_linebag_rename_ceiling(&a, &b, plain) == 4.0 / 6);
+	/* the probe's marks start again at each bound */
+	CHECK(td_linebag_bound(&a, &b, NULL) == 2.0 / 6);
+	td_linebag_release(&a);
+	td_linebag_release(&b);
+}
+
+/* The longest common subsequence of two bags' lines, by the textbook
+ * dynamic programme: the oracle of the bound in order. */
+static size_t lcs_slowly(const td_linebag_t *a, const td_linebag_t *b)
+{
+	size_t row[2][65] = { { 0 } };
+
+	for (size_t i = 1; i <= a->n; i++)
+		for (size_t j = 1; j <= b->n; j++) {
+			size_t *r = row[i % 2], *p = row[(i - 1) % 2];
+			r[j] = a->hash[i - 1] == b->hash[j - 1] ? p[j - 1] + 1 : (p[j] > r[j - 1] ? p[j] : r[j - 1]);
+		}
+	return row[a->n % 2][b->n];
+}
+
+/* How many times the most frequent one-letter line of buf is there. */
+static size_t most_of_a_line(const char *buf, size_t len)
+{
+	size_t count[256] = { 0 }, most = 0;
+
+	for (size_t i = 0; i < len; i += 2)
+		if (++count[(unsigned char)buf[i]] > most)
+			most = count[(unsigned char)buf[i]];
+	return most;
+}
+
+/* The bound in order: a block moved halves it where the bags see no
+ * change; over random line sequences it is the longest common subsequence
+ * exactly while no line is frequent, and never below it or above the bag
+ * bound. */
+static void test_order_bound(void)
+{
+	char a_buf[4096], b_buf[4096];
+	size_t an = 0, bn = 0;
+	td_linebag_t a, b;
+	uint64_t x = 3;
+	int exact = 0;
+
+	for (int i = 0; i < 100; i++)
+		an += (size_t)snprintf(a_buf + an, sizeof(a_buf) - an, "line %d\n", i);
+	for (int i = 0; i < 100; i++)
+		bn += (size_t)snprintf(b_buf + bn, sizeof(b_buf) - bn, "line %d\n", (i + 50) % 100);
+	CHECK_INT(td_linebag_init(&a, a_buf, an, 0), 0);
+	CHECK_INT(td_linebag_init(&b, b_buf, bn, 1), 0);
+	CHECK(td_linebag_bound(&a, &b, NULL) == 1.0);
+	CHECK(td_linebag_order_bound(&a, &b) == 0.5);
 	td_linebag_release(&a);
 	td_linebag_release(&b);
 
-	for (int round = 0; round < 300; round++) {
-		char buf[2][512];
-		size_t len[2] = { 0, 0 };
-		double raw, masked, ceiling;
+	for (int round = 0; round < 2000; round++) {
+		char buf[2][256];
+		size_t len[2] = { 0, 0 }, lcs;
+		int letters = 2 + round % 12;
+		double order;
 		for (int side = 0; side < 2; side++) {
-			int lines = (int)(x % 12);
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			for (int l = (int)((x >> 33) % 64); l > 0; l--) {
+				x = x * 6364136223846793005u + 1442695040888963407u;
+				buf[side][len[side]++] = (char)('a' + (x >> 33) % (uint64_t)letters);
+				buf[side][len[side]++] = '\n';
+			}
+		}
+		CHECK_INT(td_linebag_init(&a, buf[0], len[0], 0), 0);
+		CHECK_INT(td_linebag_init(&b, buf[1], len[1], 1), 0);
+		lcs = lcs_slowly(&a, &b);
+		order = td_linebag_order_bound(&a, &b);
+		CHECK(order >= (a.n + b.n ? 2.0 * (double)lcs / (double)(a.n + b.n) : 1.0));
+		CHECK(order <= td_linebag_bound(&a, &b, NULL));
+		if (most_of_a_line(buf[1], len[1]) <= TD_ORDER_FREQUENT) {
+			CHECK(order == (a.n + b.n ? 2.0 * (double)lcs / (double)(a.n + b.n) : 1.0));
+			exact++;
+		}
+		td_linebag_release(&a);
+		td_linebag_release(&b);
+	}
+	CHECK(exact > 100);
+}
+
+/* td_similarity_bounded against td_similarity over random buffers drawn
+ * from lines with and without renamed identifiers: a pair it diffs gets
+ * td_similarity's value and rename; one it bounds out cannot reach what
+ * was asked, and its value is at least the similarity. Both happen, and
+ * renames do, so the property is not met vacuously. */
+static void test_similarity_bounded(void)
+{
+	/* foo and baz lines at 3 and 4, 5 and 6, 10 and 11 */
+	static const char *const vocab[] = { "}\n", "\n", "return 0;\n", "foo_bar(1);\n", "baz_bar(1);\n",
+					     "foo_x = foo_y;\n", "baz_x = baz_y;\n", "__init x;\n",
+					     "x = a_b + c;\n", "int i;\n", "FOO_Z;\n", "BAZ_Z;\n" };
+	static const double needs[] = { 0.2, 0.5, 0.8 };
+	size_t diffed = 0, bounded = 0, renamed = 0;
+	uint64_t x = 7;
+
+	for (int round = 0; round < 2000; round++) {
+		char buf[2][1024];
+		size_t len[2] = { 0, 0 };
+		td_similarity_t want, got;
+		td_simfile_t nf;
+		td_error_t err = { 0 };
+		double need = needs[round % 3];
+		int above = (round / 3) % 2, renaming = (round / 6) % 2;
+
+		for (int side = 0; side < 2; side++) {
+			int lines = (int)(x % 24);
 			for (int l = 0; l < lines; l++) {
 				const char *v;
+				size_t k;
 				x = x * 6364136223846793005u + 1442695040888963407u;
-				v = vocab[(x >> 33) % (sizeof(vocab) / sizeof(vocab[0]))];
+				k = (x >> 33) % (sizeof(vocab) / sizeof(vocab[0]));
+				/* every other round, foo only in old and baz only
+				 * in new: a rename */
+				if (renaming && side == 0 && (k == 4 || k == 6 || k == 11))
+					k--; /* baz -> foo */
+				else if (renaming && side == 1 && (k == 3 || k == 5 || k == 10))
+					k++; /* foo -> baz */
+				v = vocab[k];
 				memcpy(buf[side] + len[side], v, strlen(v));
 				len[side] += strlen(v);
 			}
 			x = x * 6364136223846793005u + 1442695040888963407u;
 		}
-		CHECK_INT(td_linebag_init(&a, buf[0], len[0], 0), 0);
-		CHECK_INT(td_linebag_init(&b, buf[1], len[1], 1), 0);
-		raw = td_linebag_bound(&a, &b, 0, &plain);
-		ceiling = td_linebag_masked_ceiling(&a, &b, plain);
-		CHECK_INT(td_linebag_mask(&a, buf[0], len[0]), 0);
-		CHECK_INT(td_linebag_mask(&b, buf[1], len[1]), 0);
-		masked = td_linebag_bound(&a, &b, 1, NULL);
-		CHECK(masked >= raw);
-		CHECK(ceiling >= masked);
-		td_linebag_release(&a);
-		td_linebag_release(&b);
+		CHECK_INT(td_similarity(&want, buf[0], len[0], buf[1], len[1], &err), 0);
+		td_simfile_init(&nf, buf[1], len[1]);
+		CHECK_INT(td_similarity_bounded(&got, buf[0], len[0], &nf, need, above, &err), 0);
+		/* the new file's bag and segments are kept: a second pair agrees */
+		if (round % 2) {
+			td_similarity_t again;
+			CHECK_INT(td_similarity_bounded(&again, buf[0], len[0], &nf, need, above, &err), 0);
+			CHECK(again.bounded == got.bounded && again.value == got.value);
+		}
+		td_simfile_release(&nf);
+		if (got.bounded) {
+			bounded++;
+			CHECK(above ? got.value <= need : got.value < need);
+			CHECK(got.value >= want.value);
+		} else {
+			diffed++;
+			CHECK(got.value == want.value);
+			CHECK_INT(got.renamed, want.renamed);
+			for (int k = 0; k < want.renamed; k++) {
+				CHECK_STR(got.from[k], want.from[k]);
+				CHECK_STR(got.to[k], want.to[k]);
+			}
+		}
+		renamed += want.renamed > 0;
 	}
+	CHECK(diffed > 100);
+	CHECK(bounded > 100);
+	CHECK(renamed > 100);
 }
 
 static void test_lines_distance(void)
@@ -212,7 +386,10 @@ int main(void)
 	test_no_rename();
 	test_edge_cases();
 	test_rename_ties();
+	test_rename_apply();
 	test_linebag_bounds();
+	test_order_bound();
+	test_similarity_bounded();
 	test_lines_distance();
 	return check_finish();
 }
