@@ -112,15 +112,19 @@ int td_segments_init(td_segments_t *t, const char *buf, size_t len)
 	memset(t, 0, sizeof(*t));
 	if (seg_grow(t))
 		return TD_ENOMEM;
+	/* only a word with a '_' has a segment: from each '_' not in a word
+	 * seen yet, back to its word's start and on to its end */
 	for (size_t i = 0; i < len;) {
+		const char *u = memchr(buf + i, '_', len - i);
 		size_t j, at = 0, n;
 		seg_t *s;
-		while (i < len && !is_word((unsigned char)buf[i]))
-			i++;
-		for (j = i; j < len && is_word((unsigned char)buf[j]); j++)
-			;
-		if (i == j)
+		if (!u)
 			break;
+		for (j = (size_t)(u - buf); j > i && is_word((unsigned char)buf[j - 1]); j--)
+			;
+		i = j;
+		for (j = (size_t)(u - buf) + 1; j < len && is_word((unsigned char)buf[j]); j++)
+			;
 		n = leading_segment(&at, buf + i, j - i);
 		if (n) {
 			s = seg_slot(t, buf + i + at, n);

@@ -2,9 +2,11 @@
  * detection and its undoing, the similarity of known pairs, and the
  * calibration that maps a changed-line fraction onto the distance scale
  * (lines.c, td_lines_distance). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "check.h"
 #include "similar.h"
@@ -128,6 +130,116 @@ static void test_rename_ties(void)
 	CHECK_INT(s.renamed, 1);
 	CHECK_STR(s.from[0], "yy");
 	CHECK_STR(s.to[0], "aa");
+}
+
+/* The leading segments of buf, a byte at a time, as the header describes
+ * them: for each word (letters, digits, '_'), after its leading
+ * underscores, the letters and digits from a letter up to a '_' that
+ * follows, 2 to TD_RENAME_PREFIX_MAX of them. Counted in key[]/uses[]. */
+static size_t segments_slowly(char key[][TD_RENAME_PREFIX_MAX + 1], size_t *uses, const char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t j = i, a, k;
+		while (j < len && (isalnum((unsigned char)buf[j]) || buf[j] == '_'))
+			j++;
+		if (j == i) {
+			i++;
+			continue;
+		}
+		for (a = i; a < j && buf[a] == '_'; a++)
+			;
+		for (k = a; k < j && buf[k] != '_'; k++)
+			;
+		if (a < j && isalpha((unsigned char)buf[a]) && k < j && k - a >= 2 && k - a <= TD_RENAME_PREFIX_MAX) {
+			size_t s = 0;
+			while (s < n && (strlen(key[s]) != k - a || memcmp(key[s], buf + a, k - a)))
+				s++;
+			if (s == n) {
+				memcpy(key[n], buf + a, k - a);
+				key[n][k - a] = '\0';
+				uses[n++] = 0;
+			}
+			uses[s]++;
+		}
+		i = j;
+	}
+	return n;
+}
+
+/* The most used segment of a (at least TD_RENAME_MIN_USES; ties: strcmp's
+ * first) that b never uses; with like, only another casing of it. */
+static const char *only_in_slowly(char ak[][TD_RENAME_PREFIX_MAX + 1], const size_t *au, size_t an,
+				  char bk[][TD_RENAME_PREFIX_MAX + 1], size_t bn, const char *like)
+{
+	const char *best = NULL;
+	size_t best_uses = 0;
+
+	for (size_t i = 0; i < an; i++) {
+		int in_b = 0;
+		for (size_t j = 0; j < bn; j++)
+			in_b |= !strcmp(ak[i], bk[j]);
+		if (in_b || au[i] < TD_RENAME_MIN_USES ||
+		    (like && (!strcmp(ak[i], like) || strcasecmp(ak[i], like))))
+			continue;
+		if (!best || au[i] > best_uses || (au[i] == best_uses && strcmp(ak[i], best) < 0)) {
+			best = ak[i];
+			best_uses = au[i];
+		}
+	}
+	return best;
+}
+
+/* Rename detection against the oracle above, over random text of a few
+ * identifiers, underscores, digits and punctuation: the segments counted
+ * from each '_' back and forth as a byte-at-a-time walk counts them. */
+static void test_rename_detect_random(void)
+{
+	static const char *const words[] = { "ab_", "AB_", "Ab_", "cd_", "CD_", "ab", "x", "e1", "9z", "_",
+					     "__", " ", "\n", "(", "ef", " ", " ", "\n", "+" };
+	uint64_t x = 7;
+	int renamed = 0, two = 0;
+
+	for (int round = 0; round < 4000; round++) {
+		char buf[2][1024], key[2][200][TD_RENAME_PREFIX_MAX + 1];
+		size_t len[2], uses[2][200], nk[2];
+		const char *from, *to, *from1, *to1;
+		td_similarity_t s;
+
+		for (int side = 0; side < 2; side++) {
+			len[side] = 0;
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			for (size_t w = (size_t)(x >> 56); w > 0; w--) {
+				const char *t;
+				x = x * 6364136223846793005u + 1442695040888963407u;
+				t = words[(x >> 40) % (sizeof(words) / sizeof(words[0]))];
+				if (side && round % 2) /* renamed on the new side */
+					t = !strcmp(t, "ab_") ? "zq_" : !strcmp(t, "AB_") ? "ZQ_" : t;
+				memcpy(buf[side] + len[side], t, strlen(t));
+				len[side] += strlen(t);
+			}
+			nk[side] = segments_slowly(key[side], uses[side], buf[side], len[side]);
+		}
+		from = only_in_slowly(key[0], uses[0], nk[0], key[1], nk[1], NULL);
+		to = only_in_slowly(key[1], uses[1], nk[1], key[0], nk[0], NULL);
+		from1 = from && to ? only_in_slowly(key[0], uses[0], nk[0], key[1], nk[1], from) : NULL;
+		to1 = from && to ? only_in_slowly(key[1], uses[1], nk[1], key[0], nk[0], to) : NULL;
+		CHECK_INT(td_rename_detect(&s, buf[0], len[0], buf[1], len[1]), 0);
+		CHECK_INT(s.renamed, !from || !to ? 0 : from1 && to1 ? 2 : 1);
+		if (s.renamed) {
+			CHECK_STR(s.from[0], from);
+			CHECK_STR(s.to[0], to);
+			renamed++;
+		}
+		if (s.renamed == 2) {
+			CHECK_STR(s.from[1], from1);
+			CHECK_STR(s.to[1], to1);
+			two++;
+		}
+	}
+	CHECK(renamed > 500);
+	CHECK(two > 80);
 }
 
 /* td_rename_apply as sed would do it, a byte at a time: the oracle. */
@@ -386,6 +498,7 @@ int main(void)
 	test_no_rename();
 	test_edge_cases();
 	test_rename_ties();
+	test_rename_detect_random();
 	test_rename_apply();
 	test_linebag_bounds();
 	test_order_bound();
