@@ -224,59 +224,88 @@ int td_rename_detect(td_similarity_t *out, const char *old_buf, size_t old_len, 
 	return rc;
 }
 
-int td_rename_apply(char **out, size_t *out_len, const td_similarity_t *s, const char *new_buf,
-		    size_t new_len)
-{
-	size_t o = 0, cap, grow = 0, shortest = SIZE_MAX, tn[2] = { 0, 0 }, fn[2] = { 0, 0 };
-	size_t next[2] = { 0, 0 };
-	int searched[2] = { 0, 0 };
-	char *buf;
+/* The lengths of a rename's names, and what they make a renamed buffer
+ * grow by. */
+typedef struct rename_spec {
+	size_t tn[2], fn[2];
+	size_t grow;       /* the most a match grows */
+	size_t shortest;   /* the shortest to */
+} rename_spec_t;
 
-	*out = NULL;
-	*out_len = 0;
+/* 0, or TD_ENOMEM for no rename or an empty name. */
+static int rename_spec(rename_spec_t *r, const td_similarity_t *s)
+{
+	memset(r, 0, sizeof(*r));
 	if (s->renamed < 1 || s->renamed > 2)
 		return TD_ENOMEM;
-	for (int r = 0; r < s->renamed; r++) {
-		tn[r] = strlen(s->to[r]);
-		fn[r] = strlen(s->from[r]);
-		if (fn[r] > tn[r] && fn[r] - tn[r] > grow)
-			grow = fn[r] - tn[r];
-		if (tn[r] < shortest)
-			shortest = tn[r];
+	r->shortest = SIZE_MAX;
+	for (int k = 0; k < s->renamed; k++) {
+		r->tn[k] = strlen(s->to[k]);
+		r->fn[k] = strlen(s->from[k]);
+		if (r->fn[k] > r->tn[k] && r->fn[k] - r->tn[k] > r->grow)
+			r->grow = r->fn[k] - r->tn[k];
+		if (r->tn[k] < r->shortest)
+			r->shortest = r->tn[k];
 	}
-	if (!shortest)
-		return TD_ENOMEM;
-	/* each match of at least shortest bytes grows by at most grow */
-	cap = new_len + (new_len / shortest + 1) * grow + 1;
-	if (cap < new_len || !(buf = malloc(cap)))
-		return TD_ENOMEM;
-	/* next[k]: where to[k] next starts at or after i (new_len: nowhere);
-	 * at each match, the first rename whose to starts there */
+	return r->shortest ? TD_OK : TD_ENOMEM;
+}
+
+/* Room for len bytes renamed and a NUL: each match of at least shortest
+ * bytes grows by at most grow. 0 when that overflows. */
+static size_t rename_room(const rename_spec_t *r, size_t len)
+{
+	size_t cap = len + (len / r->shortest + 1) * r->grow + 1;
+
+	return cap < len ? 0 : cap;
+}
+
+/* src[0..len) with each s->to[k] replaced by s->from[k] into dst (of
+ * rename_room bytes); the bytes written, without a NUL. */
+static size_t rename_copy(char *dst, const td_similarity_t *s, const rename_spec_t *r, const char *src, size_t len)
+{
+	size_t o = 0, next[2] = { 0, 0 };
+	int searched[2] = { 0, 0 };
+
+	/* next[k]: where to[k] next starts at or after i (len: nowhere); at
+	 * each match, the first rename whose to starts there */
 	for (size_t i = 0;;) {
-		size_t at = new_len;
-		int r = -1;
+		size_t at = len;
+		int m = -1;
 		for (int k = 0; k < s->renamed; k++) {
 			if (!searched[k] || next[k] < i) {
-				const char *m = memmem(new_buf + i, new_len - i, s->to[k], tn[k]);
-				next[k] = m ? (size_t)(m - new_buf) : new_len;
+				const char *p = memmem(src + i, len - i, s->to[k], r->tn[k]);
+				next[k] = p ? (size_t)(p - src) : len;
 				searched[k] = 1;
 			}
 			if (next[k] < at) {
 				at = next[k];
-				r = k;
+				m = k;
 			}
 		}
-		memcpy(buf + o, new_buf + i, at - i);
+		memcpy(dst + o, src + i, at - i);
 		o += at - i;
-		if (r < 0)
-			break;
-		memcpy(buf + o, s->from[r], fn[r]);
-		o += fn[r];
-		i = at + tn[r];
+		if (m < 0)
+			return o;
+		memcpy(dst + o, s->from[m], r->fn[m]);
+		o += r->fn[m];
+		i = at + r->tn[m];
 	}
-	buf[o] = '\0';
+}
+
+int td_rename_apply(char **out, size_t *out_len, const td_similarity_t *s, const char *new_buf,
+		    size_t new_len)
+{
+	rename_spec_t r;
+	size_t cap;
+	char *buf;
+
+	*out = NULL;
+	*out_len = 0;
+	if (rename_spec(&r, s) || !(cap = rename_room(&r, new_len)) || !(buf = malloc(cap)))
+		return TD_ENOMEM;
+	*out_len = rename_copy(buf, s, &r, new_buf, new_len);
+	buf[*out_len] = '\0';
 	*out = buf;
-	*out_len = o;
 	return TD_OK;
 }
 
@@ -338,7 +367,7 @@ static uint64_t mix(uint64_t h, uint64_t w)
 }
 
 /* Hash of line p[0..n), eight bytes at a time. */
-static uint64_t line_hash(const char *p, size_t n)
+static inline uint64_t line_hash(const char *p, size_t n)
 {
 	uint64_t h = n, w;
 	size_t i = 0;
@@ -353,7 +382,7 @@ static uint64_t line_hash(const char *p, size_t n)
 }
 
 /* The slot of line hash h in t (an empty one when it is not there). */
-static size_t lineset_slot(const td_lineset_t *t, uint64_t h)
+static inline size_t lineset_slot(const td_lineset_t *t, uint64_t h)
 {
 	uint64_t k = h ? h : 1;
 	size_t at = (size_t)(k ^ (k >> 32)) & t->mask;
@@ -444,35 +473,53 @@ double td_linebag_rename_ceiling(const td_linebag_t *a, const td_linebag_t *b, s
 	return 2.0 * (double)(plain + under) / (double)(a->n + b->n);
 }
 
-double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, size_t *plain)
+/* Takes a line of hash h from those of t not taken since t->now last
+ * changed: 1, or 0 when none is left. */
+static inline int lineset_take(td_lineset_t *t, uint64_t h)
 {
-	td_lineset_t *t = &b->set;
+	size_t at = lineset_slot(t, h);
+
+	if (!t->key[at])
+		return 0;
+	if (t->stamp[at] != t->now) {
+		t->stamp[at] = t->now;
+		t->used[at] = 0;
+	}
+	if (t->used[at] >= t->count[at])
+		return 0;
+	t->used[at]++;
+	return 1;
+}
+
+/* The lines of a that the lines of t and of more (may be NULL) share with
+ * it, a line of theirs taken once; *plain (may be NULL) those without a
+ * '_'. */
+static size_t shared_lines(const td_linebag_t *a, td_lineset_t *t, td_lineset_t *more, size_t *plain)
+{
 	size_t shared = 0, shared_plain = 0;
 
+	t->now++;
+	if (more)
+		more->now++;
+	for (size_t i = 0; i < a->n; i++)
+		if (lineset_take(t, a->hash[i]) || (more && lineset_take(more, a->hash[i]))) {
+			shared++;
+			shared_plain += !(a->hash[i] & 1);
+		}
+	if (plain)
+		*plain = shared_plain;
+	return shared;
+}
+
+double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, size_t *plain)
+{
 	if (plain)
 		*plain = 0;
 	if (!a->n && !b->n)
 		return 1;
 	if (!b->has_set)
 		return 1; /* no table: no bound */
-	t->now++;
-	for (size_t i = 0; i < a->n; i++) {
-		size_t at = lineset_slot(t, a->hash[i]);
-		if (!t->key[at])
-			continue;
-		if (t->stamp[at] != t->now) {
-			t->stamp[at] = t->now;
-			t->used[at] = 0;
-		}
-		if (t->used[at] < t->count[at]) {
-			t->used[at]++;
-			shared++;
-			shared_plain += !(a->hash[i] & 1);
-		}
-	}
-	if (plain)
-		*plain = shared_plain;
-	return 2.0 * (double)shared / (double)(a->n + b->n);
+	return 2.0 * (double)shared_lines(a, &b->set, NULL, plain) / (double)(a->n + b->n);
 }
 
 double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b)
@@ -576,7 +623,130 @@ void td_simfile_release(td_simfile_t *f)
 		td_linebag_release(&f->bag);
 	if (f->has_segs)
 		td_segments_release(&f->segs);
+	free(f->line_at);
+	free(f->touched);
+	free(f->line);
 	memset(f, 0, sizeof(*f));
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The line of f at byte p: the last one starting at or before it. */
+static size_t line_of(const td_simfile_t *f, size_t p)
+{
+	size_t lo = 0, hi = f->bag.n;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->line_at[mid] <= p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* f->touched: the lines of f with a match of one of s's to names, in
+ * order, kept for the next pair with the same names. A name has no
+ * newline, so each match is in one line. 0 or TD_ENOMEM. */
+static int touched_lines(td_simfile_t *f, const td_similarity_t *s)
+{
+	int same = f->touched_for == s->renamed;
+
+	for (int k = 0; same && k < s->renamed; k++)
+		same = !strcmp(f->touched_to[k], s->to[k]);
+	if (same)
+		return TD_OK;
+	f->touched_for = 0;
+	/* each name's lines, then sorted together */
+	if (!f->touched && !(f->touched = td_malloc_array(2 * f->bag.n + 1, sizeof(*f->touched))))
+		return TD_ENOMEM;
+	if (!f->line_at) {
+		size_t n = 0;
+		if (!(f->line_at = td_malloc_array(f->bag.n + 1, sizeof(*f->line_at))))
+			return TD_ENOMEM;
+		/* as td_linebag_init splits them */
+		for (size_t i = 0; i < f->len && n < f->bag.n;) {
+			const char *nl = memchr(f->buf + i, '\n', f->len - i);
+			f->line_at[n++] = i;
+			i = nl ? (size_t)(nl - f->buf) + 1 : f->len;
+		}
+		f->line_at[n] = f->len;
+	}
+	f->ntouched = 0;
+	for (int k = 0; k < s->renamed; k++) {
+		size_t tn = strlen(s->to[k]);
+		for (size_t i = 0; i < f->len && f->bag.n;) {
+			const char *m = memmem(f->buf + i, f->len - i, s->to[k], tn);
+			size_t line;
+			if (!m)
+				break;
+			line = line_of(f, (size_t)(m - f->buf));
+			f->touched[f->ntouched++] = line;
+			i = f->line_at[line + 1];
+		}
+	}
+	if (s->renamed > 1 && f->ntouched) {
+		size_t u = 1;
+		qsort(f->touched, f->ntouched, sizeof(*f->touched), cmp_size);
+		for (size_t i = 1; i < f->ntouched; i++)
+			if (f->touched[i] != f->touched[u - 1])
+				f->touched[u++] = f->touched[i];
+		f->ntouched = u;
+	}
+	for (int k = 0; k < s->renamed; k++)
+		memcpy(f->touched_to[k], s->to[k], sizeof(f->touched_to[k]));
+	f->touched_for = s->renamed;
+	return TD_OK;
+}
+
+double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const td_similarity_t *s)
+{
+	td_lineset_t *t = &f->bag.set, changed;
+	rename_spec_t r;
+	uint64_t *h = NULL;
+	double bound = -1;
+
+	if (!f->has_bag || !f->bag.has_set || rename_spec(&r, s) || touched_lines(f, s) ||
+	    !(h = td_malloc_array(f->ntouched ? f->ntouched : 1, sizeof(*h))))
+		goto out;
+	for (size_t i = 0; i < f->ntouched; i++) {
+		size_t j = f->touched[i], at = f->line_at[j], len = f->line_at[j + 1] - at;
+		size_t room = rename_room(&r, len), n;
+		if (!room)
+			goto out;
+		if (room > f->line_cap) {
+			char *p = realloc(f->line, room);
+			if (!p)
+				goto out;
+			f->line = p;
+			f->line_cap = room;
+		}
+		n = rename_copy(f->line, s, &r, f->buf + at, len);
+		/* names have no '_': the line keeps its mark */
+		h[i] = (line_hash(f->line, n) & ~(uint64_t)1) | (f->bag.hash[j] & 1);
+	}
+	if (lineset_init(&changed, h, f->ntouched))
+		goto out;
+	if (!old_bag->n && !f->bag.n) {
+		bound = 1;
+	} else {
+		/* the changed lines out of f's table while old is probed */
+		for (size_t i = 0; i < f->ntouched; i++)
+			t->count[lineset_slot(t, f->bag.hash[f->touched[i]])]--;
+		bound = 2.0 * (double)shared_lines(old_bag, t, &changed, NULL) / (double)(old_bag->n + f->bag.n);
+		for (size_t i = 0; i < f->ntouched; i++)
+			t->count[lineset_slot(t, f->bag.hash[f->touched[i]])]++;
+	}
+	lineset_release(&changed);
+out:
+	free(h);
+	return bound;
 }
 
 int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_len, td_simfile_t *nf,
@@ -616,24 +786,30 @@ int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_
 		goto nomem;
 	td_rename_detect_in(out, &os, &nf->segs);
 	td_segments_release(&os);
+	/* the diff is of new with the rename undone: bound that */
 	if (out->renamed) {
-		/* the diff is of new with the rename undone: bound that */
-		if ((rc = td_rename_apply(&renamed, &renamed_len, out, nf->buf, nf->len)) ||
-		    (rc = td_linebag_init(&rb, renamed, renamed_len, 1)))
+		if ((bound = td_linebag_renamed_bound(&ob, nf, out)) < 0) {
+			rc = TD_ENOMEM;
 			goto nomem;
-		nb = &rb;
-		bound = td_linebag_bound(&ob, nb, NULL);
+		}
+		if (!below(bound, need, above) &&
+		    (rc = td_rename_apply(&renamed, &renamed_len, out, nf->buf, nf->len)))
+			goto nomem;
 	}
 	/* a big pair costs a slow diff: first the bound in order */
 	if (!below(bound, need, above) && ob.n + nb->n >= ORDER_MIN_LINES) {
-		double order = td_linebag_order_bound(&ob, nb);
+		double order = -1;
+		if (!renamed)
+			order = td_linebag_order_bound(&ob, nb);
+		else if (!td_linebag_init(&rb, renamed, renamed_len, 1)) {
+			order = td_linebag_order_bound(&ob, &rb);
+			td_linebag_release(&rb);
+		}
 		if (order >= 0 && order < bound)
 			bound = order;
 	}
 done:
 	td_linebag_release(&ob);
-	if (nb == &rb)
-		td_linebag_release(&rb);
 	if (below(bound, need, above)) {
 		free(renamed);
 		out->value = bound;

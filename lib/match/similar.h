@@ -107,17 +107,31 @@ double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b);
 double td_linebag_rename_ceiling(const td_linebag_t *a, const td_linebag_t *b, size_t plain);
 
 /* A file compared with many others: its line bag and identifier segments,
- * made when first wanted and kept for the next pair. buf must outlive it. */
+ * made when first wanted and kept for the next pair, and the lines the
+ * last rename undone in it changes. buf must outlive it. */
 typedef struct td_simfile {
 	const char *buf;
 	size_t len;
 	int has_bag, has_segs;
 	td_linebag_t bag;
 	td_segments_t segs;
+	size_t *line_at;   /* [bag.n + 1]: where each line starts, once a rename wanted it */
+	size_t *touched;   /* the lines with a match of touched_to, ntouched of them (room for 2 * bag.n) */
+	size_t ntouched;
+	int touched_for;   /* how many names touched_to holds; 0: touched is not made */
+	char touched_to[2][TD_RENAME_PREFIX_MAX + 1];
+	char *line;        /* a line renamed, line_cap bytes */
+	size_t line_cap;
 } td_simfile_t;
 
 void td_simfile_init(td_simfile_t *f, const void *buf, size_t len);
 void td_simfile_release(td_simfile_t *f);
+
+/* td_linebag_bound(old, the bag of f renamed as s says), without
+ * renaming f whole: f's table less the lines with a match of a renamed
+ * name, and a table of those lines renamed. old_bag is the bag of any
+ * buffer. -1 when out of memory. */
+double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const td_similarity_t *s);
 
 /* td_similarity(out, old, new) when the line bags let it reach need (pass
  * it, with above); otherwise out->bounded, and out->value a bound of the

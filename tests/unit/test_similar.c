@@ -321,6 +321,61 @@ static void test_linebag_bounds(void)
 	td_linebag_release(&b);
 }
 
+/* The bound of a renamed file from its table and its changed lines alone
+ * equals the bound of the file renamed whole, for one and two names, with
+ * matches inside words, several on a line, and on the last line without
+ * a newline; a file keeps the lines of one rename for the next pair and
+ * makes them again for another. */
+static void test_renamed_bound(void)
+{
+	static const char *const vocab[] = { "foo_a(x);\n", "bar_a(x);\n", "xfoo = FOO;\n", "FOO_B foo_b\n",
+					     "BAR_B bar_b\n", "}\n", "foofoo\n", "\n", "int i;\n", "ffoo_" };
+	static const char *const names[][4] = { { "foo", "bar", NULL, NULL }, { "foo", "bar", "FOO", "BAR" },
+						 { "oo", "ar", NULL, NULL }, { "FOO", "B", "foo", "b" } };
+	uint64_t x = 11;
+
+	for (int round = 0; round < 3000; round++) {
+		char buf[2][512], *whole;
+		size_t len[2] = { 0, 0 }, whole_len;
+		td_simfile_t f;
+		td_linebag_t old_bag, renamed;
+
+		for (int side = 0; side < 2; side++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			for (int l = (int)((x >> 33) % 40); l > 0; l--) {
+				const char *v;
+				x = x * 6364136223846793005u + 1442695040888963407u;
+				v = vocab[(x >> 33) % (sizeof(vocab) / sizeof(vocab[0]))];
+				memcpy(buf[side] + len[side], v, strlen(v));
+				len[side] += strlen(v);
+			}
+		}
+		CHECK_INT(td_linebag_init(&old_bag, buf[0], len[0], 0), 0);
+		td_simfile_init(&f, buf[1], len[1]);
+		CHECK_INT(td_linebag_init(&f.bag, buf[1], len[1], 1), 0);
+		f.has_bag = 1;
+		for (int k = 0; k < 3; k++) {
+			const char *const *nm = names[(round + (k == 1)) % (sizeof(names) / sizeof(names[0]))];
+			td_similarity_t s;
+			memset(&s, 0, sizeof(s));
+			s.renamed = nm[2] ? 2 : 1;
+			for (int r = 0; r < s.renamed; r++) {
+				snprintf(s.to[r], sizeof(s.to[r]), "%s", nm[2 * r]);
+				snprintf(s.from[r], sizeof(s.from[r]), "%s", nm[2 * r + 1]);
+			}
+			CHECK_INT(td_rename_apply(&whole, &whole_len, &s, buf[1], len[1]), 0);
+			CHECK_INT(td_linebag_init(&renamed, whole, whole_len, 1), 0);
+			CHECK(td_linebag_renamed_bound(&old_bag, &f, &s) == td_linebag_bound(&old_bag, &renamed, NULL));
+			td_linebag_release(&renamed);
+			free(whole);
+		}
+		/* the file's own table is as it was */
+		CHECK(td_linebag_bound(&old_bag, &f.bag, NULL) == td_linebag_bound(&old_bag, &f.bag, NULL));
+		td_linebag_release(&old_bag);
+		td_simfile_release(&f);
+	}
+}
+
 /* The longest common subsequence of two bags' lines, by the textbook
  * dynamic programme: the oracle of the bound in order. */
 static size_t lcs_slowly(const td_linebag_t *a, const td_linebag_t *b)
@@ -501,6 +556,7 @@ int main(void)
 	test_rename_detect_random();
 	test_rename_apply();
 	test_linebag_bounds();
+	test_renamed_bound();
 	test_order_bound();
 	test_similarity_bounded();
 	test_lines_distance();
