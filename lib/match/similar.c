@@ -366,19 +366,75 @@ static uint64_t mix(uint64_t h, uint64_t w)
 	return h ^ (h >> 29);
 }
 
-/* Hash of line p[0..n), eight bytes at a time. */
-static inline uint64_t line_hash(const char *p, size_t n)
-{
-	uint64_t h = n, w;
-	size_t i = 0;
+#define ONES 0x0101010101010101ull
 
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
+/* Eight bytes at p, the first in the low byte whatever the byte order (so
+ * that the borrow of bytes_equal runs from earlier bytes to later ones);
+ * past n, zeros. */
+static inline uint64_t load_bytes(const char *p, size_t n)
+{
+	uint64_t w = 0;
+
+	memcpy(&w, p, n < 8 ? n : 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/* The bytes of w equal to c, marked by their high bit. The first mark is
+ * exact; a byte after a marked one can be marked falsely. */
+static inline uint64_t bytes_equal(uint64_t w, unsigned char c)
+{
+	uint64_t x = w ^ (ONES * c);
+
+	return (x - ONES) & ~x & (ONES << 7);
+}
+
+/* The line at p, up to and with its '\n' or to end (p < end): its hash,
+ * eight bytes at a time, with its length in *len and whether it has a '_'
+ * in *under. One pass finds the line's end, its '_' and its hash. */
+static inline uint64_t next_line(const char *p, const char *end, size_t *len, int *under)
+{
+	uint64_t h = 0;
+	size_t i = 0;
+	int u = 0;
+
+	for (;;) {
+		size_t avail = (size_t)(end - p) - i;
+		uint64_t w = load_bytes(p + i, avail), nl = bytes_equal(w, '\n'), us = bytes_equal(w, '_');
+		if (nl) {
+			unsigned k = (unsigned)__builtin_ctzll(nl) / 8; /* the '\n' */
+			u |= us && (unsigned)__builtin_ctzll(us) / 8 < k;
+			h = mix(h, k == 7 ? w : w & ((1ull << (8 * k + 8)) - 1));
+			i += k + 1;
+			break;
+		}
+		u |= us != 0;
 		h = mix(h, w);
+		if (avail <= 8) {
+			i += avail;
+			break;
+		}
+		i += 8;
 	}
-	w = 0;
-	memcpy(&w, p + i, n - i);
-	return mix(h, w);
+	*len = i;
+	*under = u;
+	return mix(h, i);
+}
+
+/* The hash of line p[0..n) (a '\n' only at its end) as td_linebag_init
+ * keeps it: its low bit says whether the line has a '_'. */
+static uint64_t line_hash(const char *p, size_t n)
+{
+	size_t len;
+	int under;
+	uint64_t h;
+
+	if (!n)
+		return 0;
+	h = next_line(p, p + n, &len, &under);
+	return (h & ~(uint64_t)1) | (uint64_t)under;
 }
 
 /* The slot of line hash h in t (an empty one when it is not there). */
@@ -387,17 +443,14 @@ static inline size_t lineset_slot(const td_lineset_t *t, uint64_t h)
 	uint64_t k = h ? h : 1;
 	size_t at = (size_t)(k ^ (k >> 32)) & t->mask;
 
-	while (t->key[at] && t->key[at] != k)
+	while (t->slot[at].key && t->slot[at].key != k)
 		at = (at + 1) & t->mask;
 	return at;
 }
 
 static void lineset_release(td_lineset_t *t)
 {
-	free(t->key);
-	free(t->count);
-	free(t->used);
-	free(t->stamp);
+	free(t->slot);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -411,43 +464,36 @@ static int lineset_init(td_lineset_t *t, const uint64_t *h, size_t n)
 			return TD_ENOMEM;
 		slots *= 2;
 	}
-	if (!(t->key = calloc(slots, sizeof(*t->key))) || !(t->count = calloc(slots, sizeof(*t->count))) ||
-	    !(t->used = calloc(slots, sizeof(*t->used))) || !(t->stamp = calloc(slots, sizeof(*t->stamp)))) {
-		lineset_release(t);
+	if (!(t->slot = calloc(slots, sizeof(*t->slot))))
 		return TD_ENOMEM;
-	}
 	t->mask = slots - 1;
 	for (size_t i = 0; i < n; i++) {
 		size_t at = lineset_slot(t, h[i]);
-		t->key[at] = h[i] ? h[i] : 1;
-		t->count[at]++;
+		t->slot[at].key = h[i] ? h[i] : 1;
+		t->slot[at].count++;
 	}
 	return TD_OK;
 }
 
 int td_linebag_init(td_linebag_t *out, const char *buf, size_t len, int table)
 {
-	const char *us = memchr(buf, '_', len);
-	size_t n = 0;
+	size_t cap = len / 32 + 16;
 
 	memset(out, 0, sizeof(*out));
-	out->n = td_line_count(buf, len);
-	if (!(out->hash = td_malloc_array(out->n ? out->n : 1, sizeof(uint64_t))))
+	if (!(out->hash = td_malloc_array(cap, sizeof(uint64_t))))
 		goto nomem;
-	for (size_t i = 0; i < len && n < out->n;) {
-		const char *nl = memchr(buf + i, '\n', len - i);
-		size_t e = nl ? (size_t)(nl - buf) + 1 : len;
-		uint64_t under;
-		if (us && us < buf + i)
-			us = memchr(buf + i, '_', len - i);
-		under = us && us < buf + e;
-		out->underscored += under;
-		out->hash[n++] = (line_hash(buf + i, e - i) & ~(uint64_t)1) | under;
-		i = e;
+	for (const char *p = buf, *end = buf + len; p < end;) {
+		size_t n;
+		int under;
+		uint64_t h = next_line(p, end, &n, &under);
+		if (out->n == cap && td_grow((void **)&out->hash, &cap, cap + 1, sizeof(uint64_t)))
+			goto nomem;
+		out->hash[out->n++] = (h & ~(uint64_t)1) | (uint64_t)under; /* as line_hash */
+		out->underscored += (size_t)under;
+		p += n;
 	}
-	out->n = n;
 	if (table) {
-		if (lineset_init(&out->set, out->hash, n))
+		if (lineset_init(&out->set, out->hash, out->n))
 			goto nomem;
 		out->has_set = 1;
 	}
@@ -479,15 +525,15 @@ static inline int lineset_take(td_lineset_t *t, uint64_t h)
 {
 	size_t at = lineset_slot(t, h);
 
-	if (!t->key[at])
+	if (!t->slot[at].key)
 		return 0;
-	if (t->stamp[at] != t->now) {
-		t->stamp[at] = t->now;
-		t->used[at] = 0;
+	if (t->slot[at].stamp != t->now) {
+		t->slot[at].stamp = t->now;
+		t->slot[at].used = 0;
 	}
-	if (t->used[at] >= t->count[at])
+	if (t->slot[at].used >= t->slot[at].count)
 		return 0;
-	t->used[at]++;
+	t->slot[at].used++;
 	return 1;
 }
 
@@ -538,15 +584,15 @@ double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b)
 	    !(tails = td_malloc_array(a->n < b->n ? a->n + 1 : b->n + 1, sizeof(*tails))))
 		goto out;
 	for (size_t s = 0; s < slots; s++)
-		start[s + 1] = start[s] + t->count[s];
+		start[s + 1] = start[s] + t->slot[s].count;
 	t->now++;
 	for (size_t j = 0; j < b->n; j++) {
 		size_t at = lineset_slot(t, b->hash[j]);
-		if (t->stamp[at] != t->now) {
-			t->stamp[at] = t->now;
-			t->used[at] = 0;
+		if (t->slot[at].stamp != t->now) {
+			t->slot[at].stamp = t->now;
+			t->slot[at].used = 0;
 		}
-		pos[start[at] + t->used[at]++] = (uint32_t)j;
+		pos[start[at] + t->slot[at].used++] = (uint32_t)j;
 	}
 	/* the longest increasing run of b's positions, a's lines in order and
 	 * each line's positions from the last, so that a line is kept once
@@ -554,16 +600,16 @@ double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b)
 	t->now++;
 	for (size_t i = 0; i < a->n; i++) {
 		size_t at = lineset_slot(t, a->hash[i]);
-		if (!t->key[at])
+		if (!t->slot[at].key)
 			continue;
-		if (t->count[at] > TD_ORDER_FREQUENT) {
+		if (t->slot[at].count > TD_ORDER_FREQUENT) {
 			/* counted as the bags count them, out of order */
-			if (t->stamp[at] != t->now) {
-				t->stamp[at] = t->now;
-				t->used[at] = 0;
+			if (t->slot[at].stamp != t->now) {
+				t->slot[at].stamp = t->now;
+				t->slot[at].used = 0;
 			}
-			if (t->used[at] < t->count[at]) {
-				t->used[at]++;
+			if (t->slot[at].used < t->slot[at].count) {
+				t->slot[at].used++;
 				frequent++;
 			}
 			continue;
@@ -728,8 +774,7 @@ double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, co
 			f->line_cap = room;
 		}
 		n = rename_copy(f->line, s, &r, f->buf + at, len);
-		/* names have no '_': the line keeps its mark */
-		h[i] = (line_hash(f->line, n) & ~(uint64_t)1) | (f->bag.hash[j] & 1);
+		h[i] = line_hash(f->line, n);
 	}
 	if (lineset_init(&changed, h, f->ntouched))
 		goto out;
@@ -738,10 +783,10 @@ double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, co
 	} else {
 		/* the changed lines out of f's table while old is probed */
 		for (size_t i = 0; i < f->ntouched; i++)
-			t->count[lineset_slot(t, f->bag.hash[f->touched[i]])]--;
+			t->slot[lineset_slot(t, f->bag.hash[f->touched[i]])].count--;
 		bound = 2.0 * (double)shared_lines(old_bag, t, &changed, NULL) / (double)(old_bag->n + f->bag.n);
 		for (size_t i = 0; i < f->ntouched; i++)
-			t->count[lineset_slot(t, f->bag.hash[f->touched[i]])]++;
+			t->slot[lineset_slot(t, f->bag.hash[f->touched[i]])].count++;
 	}
 	lineset_release(&changed);
 out:

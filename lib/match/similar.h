@@ -65,11 +65,15 @@ int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, con
  * multisets share. The low bit of a hash says whether the line has a '_'.
  * A bag made with table can be the second bag of td_linebag_bound, which
  * probes its hash table: no sorting. */
+typedef struct td_lineslot {
+	uint64_t key;      /* 0: empty slot */
+	uint32_t count;    /* lines with that hash */
+	uint32_t used;     /* matched by the current probe */
+	uint32_t stamp;    /* which probe used is for */
+} td_lineslot_t;
+
 typedef struct td_lineset {
-	uint64_t *key;     /* 0: empty slot */
-	uint32_t *count;   /* lines with that hash */
-	uint32_t *used;    /* matched by the current probe */
-	uint32_t *stamp;   /* which probe used is for */
+	td_lineslot_t *slot; /* one cache line's worth of a probe in one place */
 	size_t mask;       /* slots - 1 */
 	uint32_t now;
 } td_lineset_t;

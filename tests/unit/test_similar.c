@@ -321,6 +321,86 @@ static void test_linebag_bounds(void)
 	td_linebag_release(&b);
 }
 
+/* The lines of buf as td_linebag_init splits them: up to and with each
+ * '\n', and what follows the last one. */
+static size_t split_slowly(const char *lines[], size_t lens[], const char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t e = i;
+		while (e < len && buf[e] != '\n')
+			e++;
+		e += e < len;
+		lines[n] = buf + i;
+		lens[n++] = e - i;
+		i = e;
+	}
+	return n;
+}
+
+/* Line bags against string comparison, over random lines of 0 to 40 bytes
+ * (so that line ends and '_' fall at every place of an eight-byte word),
+ * with and without a last newline: the lines, those with a '_', and the
+ * shared lines and plain shared lines of two buffers. */
+static void test_linebag_random(void)
+{
+	uint64_t x = 5;
+
+	for (int round = 0; round < 3000; round++) {
+		char buf[2][2048];
+		const char *line[2][200];
+		size_t len[2] = { 0, 0 }, lens[2][200], n[2], shared = 0, plain = 0, got_plain, under = 0;
+		int taken[200] = { 0 };
+		td_linebag_t a, b;
+
+		for (int side = 0; side < 2; side++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			for (int l = (int)((x >> 33) % 40); l > 0; l--) {
+				size_t ll;
+				x = x * 6364136223846793005u + 1442695040888963407u;
+				ll = (size_t)((x >> 33) % 41);
+				for (size_t i = 0; i < ll; i++) {
+					x = x * 6364136223846793005u + 1442695040888963407u;
+					buf[side][len[side]++] = (x >> 40) % 16 ? "abc"[(x >> 50) % 3] : '_';
+				}
+				if (l > 1 || (x >> 20) % 2)
+					buf[side][len[side]++] = '\n';
+			}
+			/* every other round, b is a's lines shuffled a little */
+			if (side == 1 && round % 2 && len[0] < sizeof(buf[1])) {
+				memcpy(buf[1], buf[0], len[0]);
+				len[1] = len[0];
+				if (len[1] > 3)
+					buf[1][(x >> 24) % len[1]] = 'q';
+			}
+			n[side] = split_slowly(line[side], lens[side], buf[side], len[side]);
+		}
+		for (size_t i = 0; i < n[0]; i++) {
+			under += memchr(line[0][i], '_', lens[0][i]) != NULL;
+			for (size_t j = 0; j < n[1]; j++)
+				if (!taken[j] && lens[0][i] == lens[1][j] && !memcmp(line[0][i], line[1][j], lens[0][i])) {
+					taken[j] = 1;
+					shared++;
+					plain += !memchr(line[0][i], '_', lens[0][i]);
+					break;
+				}
+		}
+		CHECK_INT(td_linebag_init(&a, buf[0], len[0], 0), 0);
+		CHECK_INT(td_linebag_init(&b, buf[1], len[1], 1), 0);
+		CHECK_INT(a.n, n[0]);
+		CHECK_INT(b.n, n[1]);
+		CHECK_INT(a.underscored, under);
+		if (n[0] + n[1])
+			CHECK(td_linebag_bound(&a, &b, &got_plain) == 2.0 * (double)shared / (double)(n[0] + n[1]));
+		else
+			CHECK(td_linebag_bound(&a, &b, &got_plain) == 1);
+		CHECK_INT(got_plain, plain);
+		td_linebag_release(&a);
+		td_linebag_release(&b);
+	}
+}
+
 /* The bound of a renamed file from its table and its changed lines alone
  * equals the bound of the file renamed whole, for one and two names, with
  * matches inside words, several on a line, and on the last line without
@@ -556,6 +636,7 @@ int main(void)
 	test_rename_detect_random();
 	test_rename_apply();
 	test_linebag_bounds();
+	test_linebag_random();
 	test_renamed_bound();
 	test_order_bound();
 	test_similarity_bounded();
