@@ -133,8 +133,9 @@ void td_simfile_release(td_simfile_t *f);
 
 /* td_linebag_bound(old, the bag of f renamed as s says), without
  * renaming f whole: f's table less the lines with a match of a renamed
- * name, and a table of those lines renamed. old_bag is the bag of any
- * buffer. -1 when out of memory. */
+ * name, and a table of those lines renamed. f's bag must be made, with
+ * table; old_bag is the bag of any buffer. -1 when out of memory (or
+ * without f's table). */
 double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const td_similarity_t *s);
 
 /* td_similarity(out, old, new) when the line bags let it reach need (pass
