@@ -578,13 +578,46 @@ static void add_candidate(query_t *q, const upstream_set_t *u, size_t index, int
 	q->dist[q->n++] = td_tlsh_distance(&q->c->target->digest.tlsh, &u->digests[index], len_diff);
 }
 
+/* The TD_NAME_CANDIDATES upstream files with the highest scores so far,
+ * the highest first (ties: the first offered). */
+typedef struct best_names {
+	size_t index[TD_NAME_CANDIDATES];
+	size_t score[TD_NAME_CANDIDATES];
+	size_t n;
+} best_names_t;
+
+static void best_names_offer(best_names_t *b, size_t index, size_t score)
+{
+	size_t at = b->n;
+
+	while (at > 0 && score > b->score[at - 1])
+		at--;
+	if (at >= TD_NAME_CANDIDATES)
+		return;
+	for (size_t k = b->n < TD_NAME_CANDIDATES ? b->n : TD_NAME_CANDIDATES - 1; k > at; k--) {
+		b->index[k] = b->index[k - 1];
+		b->score[k] = b->score[k - 1];
+	}
+	b->index[at] = index;
+	b->score[at] = score;
+	if (b->n < TD_NAME_CANDIDATES)
+		b->n++;
+}
+
+static void add_best_names(query_t *q, const upstream_set_t *u, const best_names_t *b, int len_diff)
+{
+	for (size_t k = 0; k < b->n; k++)
+		add_candidate(q, u, b->index[k], len_diff);
+}
+
 /* The TD_NAME_CANDIDATES files of t's directory with t's extension whose
  * names share the longest start and end with t's (at least half the shorter
  * name's length; ties: path order). */
 static void same_dir_candidates(query_t *q, const upstream_set_t *u, int len_diff)
 {
 	const td_file_t *t = q->c->target;
-	size_t tn, dn, te, best[TD_NAME_CANDIDATES], score[TD_NAME_CANDIDATES] = { 0 }, nb = 0;
+	best_names_t best = { .n = 0 };
+	size_t tn, dn, te;
 	const char *tb = base_name(t, &tn), *tx = extension(tb, tn, &te);
 	size_t lo = 0, hi = u->n;
 
@@ -611,25 +644,10 @@ static void same_dir_candidates(query_t *q, const upstream_set_t *u, int len_dif
 		shorter = fn < tn ? fn : tn;
 		sc = common_prefix(fb, fn, tb, tn);
 		sc += common_suffix(fb + sc, fn - sc, tb + sc, tn - sc);
-		if (2 * sc < shorter)
-			continue;
-		/* keep the best TD_NAME_CANDIDATES, highest score first */
-		size_t at = nb;
-		while (at > 0 && sc > score[at - 1])
-			at--;
-		if (at >= TD_NAME_CANDIDATES)
-			continue;
-		for (size_t k = nb < TD_NAME_CANDIDATES ? nb : TD_NAME_CANDIDATES - 1; k > at; k--) {
-			best[k] = best[k - 1];
-			score[k] = score[k - 1];
-		}
-		best[at] = i;
-		score[at] = sc;
-		if (nb < TD_NAME_CANDIDATES)
-			nb++;
+		if (2 * sc >= shorter)
+			best_names_offer(&best, i, sc);
 	}
-	for (size_t k = 0; k < nb; k++)
-		add_candidate(q, u, best[k], len_diff);
+	add_best_names(q, u, &best, len_diff);
 }
 
 /* The TD_NAME_CANDIDATES files elsewhere with t's very name, those whose
@@ -637,8 +655,9 @@ static void same_dir_candidates(query_t *q, const upstream_set_t *u, int len_dif
 static void same_name_candidates(query_t *q, const upstream_set_t *u, const by_name_t *names, int len_diff)
 {
 	const td_file_t *t = q->c->target;
+	best_names_t best = { .n = 0 };
 	by_name_t key;
-	size_t lo = 0, hi = u->n, best[TD_NAME_CANDIDATES], score[TD_NAME_CANDIDATES] = { 0 }, nb = 0;
+	size_t lo = 0, hi = u->n;
 
 	key.name = base_name(t, &key.len);
 	key.index = 0;
@@ -651,22 +670,9 @@ static void same_name_candidates(query_t *q, const upstream_set_t *u, const by_n
 	}
 	for (size_t i = lo; i < u->n && names[i].len == key.len && !memcmp(names[i].name, key.name, key.len); i++) {
 		const td_file_t *f = u->files[names[i].index];
-		size_t sc = common_prefix(f->path, f->path_len, t->path, t->path_len) + 1, at = nb;
-		while (at > 0 && sc > score[at - 1])
-			at--;
-		if (at >= TD_NAME_CANDIDATES)
-			continue;
-		for (size_t k = nb < TD_NAME_CANDIDATES ? nb : TD_NAME_CANDIDATES - 1; k > at; k--) {
-			best[k] = best[k - 1];
-			score[k] = score[k - 1];
-		}
-		best[at] = names[i].index;
-		score[at] = sc;
-		if (nb < TD_NAME_CANDIDATES)
-			nb++;
+		best_names_offer(&best, names[i].index, common_prefix(f->path, f->path_len, t->path, t->path_len) + 1);
 	}
-	for (size_t k = 0; k < nb; k++)
-		add_candidate(q, u, best[k], len_diff);
+	add_best_names(q, u, &best, len_diff);
 }
 
 static int add_name_candidates(query_t *q, size_t nq, const upstream_set_t *u, int len_diff, td_error_t *err)

@@ -379,7 +379,8 @@ static void test_linebag_random(void)
 		for (size_t i = 0; i < n[0]; i++) {
 			under += memchr(line[0][i], '_', lens[0][i]) != NULL;
 			for (size_t j = 0; j < n[1]; j++)
-				if (!taken[j] && lens[0][i] == lens[1][j] && !memcmp(line[0][i], line[1][j], lens[0][i])) {
+				if (!taken[j] && lens[0][i] == lens[1][j] &&
+				    !memcmp(line[0][i], line[1][j], lens[0][i])) {
 					taken[j] = 1;
 					shared++;
 					plain += !memchr(line[0][i], '_', lens[0][i]);
