@@ -392,25 +392,22 @@ static inline uint64_t bytes_equal(uint64_t w, unsigned char c)
 }
 
 /* The line at p, up to and with its '\n' or to end (p < end): its hash,
- * eight bytes at a time, with its length in *len and whether it has a '_'
- * in *under. One pass finds the line's end, its '_' and its hash. */
-static inline uint64_t next_line(const char *p, const char *end, size_t *len, int *under)
+ * eight bytes at a time, with its length in *len. One pass finds the
+ * line's end and its hash. */
+static inline uint64_t next_line(const char *p, const char *end, size_t *len)
 {
 	uint64_t h = 0;
 	size_t i = 0;
-	int u = 0;
 
 	for (;;) {
 		size_t avail = (size_t)(end - p) - i;
-		uint64_t w = load_bytes(p + i, avail), nl = bytes_equal(w, '\n'), us = bytes_equal(w, '_');
+		uint64_t w = load_bytes(p + i, avail), nl = bytes_equal(w, '\n');
 		if (nl) {
 			unsigned k = (unsigned)__builtin_ctzll(nl) / 8; /* the '\n' */
-			u |= us && (unsigned)__builtin_ctzll(us) / 8 < k;
 			h = mix(h, k == 7 ? w : w & ((1ull << (8 * k + 8)) - 1));
 			i += k + 1;
 			break;
 		}
-		u |= us != 0;
 		h = mix(h, w);
 		if (avail <= 8) {
 			i += avail;
@@ -419,22 +416,16 @@ static inline uint64_t next_line(const char *p, const char *end, size_t *len, in
 		i += 8;
 	}
 	*len = i;
-	*under = u;
 	return mix(h, i);
 }
 
-/* The hash of line p[0..n) (a '\n' only at its end) as td_linebag_init
- * keeps it: its low bit says whether the line has a '_'. */
+/* The hash of line p[0..n) (a '\n' only at its end), as td_linebag_init
+ * keeps it. */
 static uint64_t line_hash(const char *p, size_t n)
 {
 	size_t len;
-	int under;
-	uint64_t h;
 
-	if (!n)
-		return 0;
-	h = next_line(p, p + n, &len, &under);
-	return (h & ~(uint64_t)1) | (uint64_t)under;
+	return n ? next_line(p, p + n, &len) : 0;
 }
 
 /* The slot of line hash h in t (an empty one when it is not there). */
@@ -484,12 +475,10 @@ int td_linebag_init(td_linebag_t *out, const char *buf, size_t len, int table)
 		goto nomem;
 	for (const char *p = buf, *end = buf + len; p < end;) {
 		size_t n;
-		int under;
-		uint64_t h = next_line(p, end, &n, &under);
+		uint64_t h = next_line(p, end, &n);
 		if (out->n == cap && td_grow((void **)&out->hash, &cap, cap + 1, sizeof(uint64_t)))
 			goto nomem;
-		out->hash[out->n++] = (h & ~(uint64_t)1) | (uint64_t)under; /* as line_hash */
-		out->underscored += (size_t)under;
+		out->hash[out->n++] = h;
 		p += n;
 	}
 	if (table) {
@@ -508,15 +497,6 @@ void td_linebag_release(td_linebag_t *b)
 	free(b->hash);
 	lineset_release(&b->set);
 	memset(b, 0, sizeof(*b));
-}
-
-double td_linebag_rename_ceiling(const td_linebag_t *a, const td_linebag_t *b, size_t plain)
-{
-	size_t under = a->underscored < b->underscored ? a->underscored : b->underscored;
-
-	if (!a->n && !b->n)
-		return 1;
-	return 2.0 * (double)(plain + under) / (double)(a->n + b->n);
 }
 
 /* Takes a line of hash h from those of t not taken since t->now last
@@ -538,34 +518,26 @@ static inline int lineset_take(td_lineset_t *t, uint64_t h)
 }
 
 /* The lines of a that the lines of t and of more (may be NULL) share with
- * it, a line of theirs taken once; *plain (may be NULL) those without a
- * '_'. */
-static size_t shared_lines(const td_linebag_t *a, td_lineset_t *t, td_lineset_t *more, size_t *plain)
+ * it, a line of theirs taken once. */
+static size_t shared_lines(const td_linebag_t *a, td_lineset_t *t, td_lineset_t *more)
 {
-	size_t shared = 0, shared_plain = 0;
+	size_t shared = 0;
 
 	t->now++;
 	if (more)
 		more->now++;
 	for (size_t i = 0; i < a->n; i++)
-		if (lineset_take(t, a->hash[i]) || (more && lineset_take(more, a->hash[i]))) {
-			shared++;
-			shared_plain += !(a->hash[i] & 1);
-		}
-	if (plain)
-		*plain = shared_plain;
+		shared += lineset_take(t, a->hash[i]) || (more && lineset_take(more, a->hash[i]));
 	return shared;
 }
 
-double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, size_t *plain)
+double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b)
 {
-	if (plain)
-		*plain = 0;
 	if (!a->n && !b->n)
 		return 1;
 	if (!b->has_set)
 		return 1; /* no table: no bound */
-	return 2.0 * (double)shared_lines(a, &b->set, NULL, plain) / (double)(a->n + b->n);
+	return 2.0 * (double)shared_lines(a, &b->set, NULL) / (double)(a->n + b->n);
 }
 
 double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b)
@@ -784,7 +756,7 @@ double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, co
 		/* the changed lines out of f's table while old is probed */
 		for (size_t i = 0; i < f->ntouched; i++)
 			t->slot[lineset_slot(t, f->bag.hash[f->touched[i]])].count--;
-		bound = 2.0 * (double)shared_lines(old_bag, t, &changed, NULL) / (double)(old_bag->n + f->bag.n);
+		bound = 2.0 * (double)shared_lines(old_bag, t, &changed) / (double)(old_bag->n + f->bag.n);
 		for (size_t i = 0; i < f->ntouched; i++)
 			t->slot[lineset_slot(t, f->bag.hash[f->touched[i]])].count++;
 	}
@@ -800,7 +772,7 @@ int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_
 	td_linebag_t ob, rb, *nb = &nf->bag;
 	td_segments_t os;
 	char *renamed = NULL;
-	size_t renamed_len = 0, plain;
+	size_t renamed_len = 0;
 	double bound;
 	int rc;
 
@@ -814,14 +786,6 @@ int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_
 	}
 	if ((rc = td_linebag_init(&ob, old_buf, old_len, 0)))
 		return td_error_set(err, rc, "out of memory");
-	bound = td_linebag_bound(&ob, nb, &plain);
-	if (below(bound, need, above)) {
-		double ceiling = td_linebag_rename_ceiling(&ob, nb, plain);
-		if (below(ceiling, need, above)) {
-			bound = ceiling; /* not even a rename could lift it */
-			goto done;
-		}
-	}
 	if (!nf->has_segs) {
 		if ((rc = td_segments_init(&nf->segs, nf->buf, nf->len)))
 			goto nomem;
@@ -831,8 +795,10 @@ int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_
 		goto nomem;
 	td_rename_detect_in(out, &os, &nf->segs);
 	td_segments_release(&os);
-	/* the diff is of new with the rename undone: bound that */
-	if (out->renamed) {
+	/* the diff is of new with the rename, if any, undone: bound that */
+	if (!out->renamed) {
+		bound = td_linebag_bound(&ob, nb);
+	} else {
 		if ((bound = td_linebag_renamed_bound(&ob, nf, out)) < 0) {
 			rc = TD_ENOMEM;
 			goto nomem;
@@ -853,7 +819,6 @@ int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_
 		if (order >= 0 && order < bound)
 			bound = order;
 	}
-done:
 	td_linebag_release(&ob);
 	if (below(bound, need, above)) {
 		free(renamed);

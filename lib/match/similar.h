@@ -62,8 +62,7 @@ int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, con
 
 /* The lines of a buffer as a multiset of hashes, to bound the similarity of
  * two buffers before diffing them: the diff keeps no more lines than the two
- * multisets share. The low bit of a hash says whether the line has a '_'.
- * A bag made with table can be the second bag of td_linebag_bound, which
+ * multisets share. A bag made with table can be the second bag of td_linebag_bound, which
  * probes its hash table: no sorting. */
 typedef struct td_lineslot {
 	uint64_t key;      /* 0: empty slot */
@@ -81,7 +80,6 @@ typedef struct td_lineset {
 typedef struct td_linebag {
 	uint64_t *hash;    /* per line; malloc'd */
 	size_t n;          /* lines */
-	size_t underscored; /* lines with a '_' */
 	int has_set;       /* made with table: set is built */
 	td_lineset_t set;
 } td_linebag_t;
@@ -90,9 +88,8 @@ typedef struct td_linebag {
 int td_linebag_init(td_linebag_t *out, const char *buf, size_t len, int table);
 void td_linebag_release(td_linebag_t *b);
 /* 2 * shared lines / (lines of both); 1 for two empty bags. b must have
- * been made with table; it is updated (the probe's marks). *plain (may be
- * NULL) is set to the shared lines without a '_'. */
-double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, size_t *plain);
+ * been made with table; it is updated (the probe's marks). */
+double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b);
 /* Lines that b has more than this many of count for
  * td_linebag_order_bound as for td_linebag_bound, out of order. */
 #define TD_ORDER_FREQUENT 8
@@ -103,13 +100,6 @@ double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b, size_t *plain);
  * moved. b must have been made with table and is updated (the probe's
  * marks). -1 when out of memory. */
 double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b);
-/* What a prefix rename could bring the bound to, at most, from its plain
- * count: the plain lines shared and the fewer of the two sides' lines with
- * a '_'. A rename rewrites identifiers, so a line without a '_' is taken
- * to stay as it is: an estimate (a renamed prefix alone in a comment
- * would change a line without one). */
-double td_linebag_rename_ceiling(const td_linebag_t *a, const td_linebag_t *b, size_t plain);
-
 /* A file compared with many others: its line bag and identifier segments,
  * made when first wanted and kept for the next pair, and the lines the
  * last rename undone in it changes. buf must outlive it. */
@@ -140,10 +130,9 @@ double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, co
 
 /* td_similarity(out, old, new) when the line bags let it reach need (pass
  * it, with above); otherwise out->bounded, and out->value a bound of the
- * similarity below that. Without a rename the bags of the two files bound
- * the diff; with one, those of old and of new with the rename undone. The
- * rename is looked for only when the bags or the rename ceiling reach need.
- * 0, or TD_ENOMEM / TD_EGIT with err set. */
+ * similarity below that: the bags of old and of new with the rename, if
+ * any, undone, the lines the diff sees (in order for big pairs). 0, or
+ * TD_ENOMEM / TD_EGIT with err set. */
 int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_len, td_simfile_t *new_file,
 			  double need, int above, td_error_t *err);
 
