@@ -499,22 +499,35 @@ void td_linebag_release(td_linebag_t *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/* The lines of slot at taken since t->now last changed (reset when
+ * stale). */
+static inline uint32_t *slot_used(td_lineset_t *t, size_t at)
+{
+	if (t->slot[at].stamp != t->now) {
+		t->slot[at].stamp = t->now;
+		t->slot[at].used = 0;
+	}
+	return &t->slot[at].used;
+}
+
+/* Takes a line of slot at: 1, or 0 when none is left. */
+static inline int slot_take(td_lineset_t *t, size_t at)
+{
+	uint32_t *used = slot_used(t, at);
+
+	if (*used >= t->slot[at].count)
+		return 0;
+	(*used)++;
+	return 1;
+}
+
 /* Takes a line of hash h from those of t not taken since t->now last
  * changed: 1, or 0 when none is left. */
 static inline int lineset_take(td_lineset_t *t, uint64_t h)
 {
 	size_t at = lineset_slot(t, h);
 
-	if (!t->slot[at].key)
-		return 0;
-	if (t->slot[at].stamp != t->now) {
-		t->slot[at].stamp = t->now;
-		t->slot[at].used = 0;
-	}
-	if (t->slot[at].used >= t->slot[at].count)
-		return 0;
-	t->slot[at].used++;
-	return 1;
+	return t->slot[at].key && slot_take(t, at);
 }
 
 /* The lines of a that the lines of t and of more (may be NULL) share with
@@ -560,11 +573,7 @@ double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b)
 	t->now++;
 	for (size_t j = 0; j < b->n; j++) {
 		size_t at = lineset_slot(t, b->hash[j]);
-		if (t->slot[at].stamp != t->now) {
-			t->slot[at].stamp = t->now;
-			t->slot[at].used = 0;
-		}
-		pos[start[at] + t->slot[at].used++] = (uint32_t)j;
+		pos[start[at] + (*slot_used(t, at))++] = (uint32_t)j;
 	}
 	/* the longest increasing run of b's positions, a's lines in order and
 	 * each line's positions from the last, so that a line is kept once
@@ -576,14 +585,7 @@ double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b)
 			continue;
 		if (t->slot[at].count > TD_ORDER_FREQUENT) {
 			/* counted as the bags count them, out of order */
-			if (t->slot[at].stamp != t->now) {
-				t->slot[at].stamp = t->now;
-				t->slot[at].used = 0;
-			}
-			if (t->slot[at].used < t->slot[at].count) {
-				t->slot[at].used++;
-				frequent++;
-			}
+			frequent += (size_t)slot_take(t, at);
 			continue;
 		}
 		for (size_t q = start[at + 1]; q-- > start[at];) {
@@ -738,13 +740,8 @@ double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, co
 		size_t room = rename_room(&r, len), n;
 		if (!room)
 			goto out;
-		if (room > f->line_cap) {
-			char *p = realloc(f->line, room);
-			if (!p)
-				goto out;
-			f->line = p;
-			f->line_cap = room;
-		}
+		if (td_grow((void **)&f->line, &f->line_cap, room, 1))
+			goto out;
 		n = rename_copy(f->line, s, &r, f->buf + at, len);
 		h[i] = line_hash(f->line, n);
 	}
