@@ -763,6 +763,13 @@ out:
 	return bound;
 }
 
+/* 2 * min(a, b) / (a + b): the similarity of files of a and b lines
+ * when the shorter one's lines are all kept. */
+static double count_bound(size_t a, size_t b)
+{
+	return a + b ? 2.0 * (double)(a < b ? a : b) / (double)(a + b) : 1;
+}
+
 int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_len, td_simfile_t *nf,
 			  double need, int above, td_error_t *err)
 {
@@ -780,6 +787,13 @@ int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_
 		if ((rc = td_linebag_init(nb, nf->buf, nf->len, 1)))
 			return td_error_set(err, rc, "out of memory");
 		nf->has_bag = 1;
+	}
+	/* no diff keeps more lines than the shorter side has, renamed or not */
+	bound = count_bound((size_t)td_line_count(old_buf, old_len), nb->n);
+	if (below(bound, need, above)) {
+		out->value = bound;
+		out->bounded = 1;
+		return TD_OK;
 	}
 	if ((rc = td_linebag_init(&ob, old_buf, old_len, 0)))
 		return td_error_set(err, rc, "out of memory");

@@ -73,6 +73,28 @@ static uint32_t rng_next(uint32_t *s)
 	return *s >> 8;
 }
 
+/* td_line_count, eight bytes at a time, against one byte at a time: every
+ * byte value next to '\n' (0x0a, 0x0b, 0x8a and 0xff trip the usual zero-byte
+ * test), lengths around the word size and past 255 words, any alignment. */
+static void test_line_count_random(void)
+{
+	static const unsigned char bytes[] = { '\n', '\n', 'a', 0, 0x0b, 0x09, 0x8a, 0xff, 0x80, 0x7f };
+	static unsigned char buf[4200];
+	uint32_t s = 11;
+
+	for (int round = 0; round < 3000; round++) {
+		size_t len = round % 3 ? (size_t)(rng_next(&s) % 40) : (size_t)(rng_next(&s) % (sizeof(buf) - 8));
+		size_t off = rng_next(&s) % 8;
+		uint64_t want = 0;
+		for (size_t i = 0; i < len; i++) {
+			buf[off + i] = bytes[rng_next(&s) % sizeof(bytes)];
+			want += buf[off + i] == '\n';
+		}
+		want += len && buf[off + len - 1] != '\n';
+		CHECK_INT(td_line_count(buf + off, len), want);
+	}
+}
+
 /* Lines of a few short words, so that equal lines recur as in code. */
 static size_t gen_text(char *buf, size_t cap, uint32_t *s, size_t lines)
 {
@@ -177,6 +199,7 @@ static void test_against_git(void)
 int main(void)
 {
 	test_line_count();
+	test_line_count_random();
 	test_vectors();
 	test_against_git();
 	return check_finish();
