@@ -30,7 +30,7 @@ static const cli_opt_t compare_opts[] = {
 	{ "fail-on", 0, "CLASS", "exit 1 only if a modified file is CLASS or worse (clean, safe, dirty), or "
 				 "with new, a file is new (repeatable)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
-	{ "stats", 0, NULL, "print the files listed, read and reused, and the bytes read, on stderr" },
+	{ "stats", 0, NULL, "print the files listed, read and reused, the bytes read, and what the search for origins did, on stderr" },
 	{ "csv-raw", 0, NULL, "csv: write cells as they are, without a quote before a leading =, +, -, @, tab or CR" },
 	{ "patches", 0, "SOURCE", "per-patch drift: git:REPO@BASE..TIP, a quilt series, a folder of patches "
 				  "or an mbox (applied to UPSTREAM)" },
@@ -231,10 +231,16 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	cli_warn_analysis(a, quiet);
-	if (show_stats)
+	if (show_stats) {
+		const td_origin_stats_t *os = &a->origin_stats;
 		fprintf(stderr, "treedrift: %llu files listed, %llu read (%llu bytes), %llu reused\n",
 			(unsigned long long)a->stats.files_listed, (unsigned long long)a->stats.files_read,
 			(unsigned long long)a->stats.bytes_read, (unsigned long long)a->stats.files_reused);
+		fprintf(stderr, "treedrift: origins: %llu files looked up, %llu TLSH distances, %llu candidate pairs"
+				" measured, %llu diffed\n",
+			(unsigned long long)os->searched, (unsigned long long)os->distances,
+			(unsigned long long)os->verified, (unsigned long long)os->diffed);
+	}
 	if (write_report(&out, a, fmt, &view)) {
 		rc = CLI_EXIT_ERROR;
 		goto out;

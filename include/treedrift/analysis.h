@@ -101,6 +101,8 @@ typedef struct td_analysis {
 	td_result_t *result;              /* the changes and their totals */
 	td_scan_stats_t stats;            /* files listed, read, reused */
 	td_origin_counts_t origin_counts; /* changes marked moved, copied, matching a version */
+	td_origin_stats_t origin_stats;   /* what the search for moves and copies did (zeros
+					   * when it did not run) */
 	const td_annotate_info_t *kernel; /* what --arch, --config and the policy did; NULL when
 					   * none of them ran */
 	unsigned by_dir;                  /* depth of dir_rollup */

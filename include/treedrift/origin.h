@@ -69,6 +69,8 @@ typedef struct td_origin_stats {
 	uint64_t distances;   /* TLSH distances computed (some cut short) */
 	uint64_t verified;    /* candidate pairs whose similarity was measured */
 	uint64_t unverified;  /* added files judged by TLSH alone: no content to verify with */
+	uint64_t diffed;      /* of the pairs verified, those diffed: the others' line counts
+			       * or line bags ruled them out (similar.h) */
 } td_origin_stats_t;
 
 /* Find the origins of r's added files (and modified ones, with find_copies)

@@ -416,8 +416,9 @@ static int load_trees(td_tree_t **up, td_tree_t **tgt, td_analyzer_t *a, const c
  * With content 0 (ranking base versions) nothing is read again: small files
  * keep their TLSH score and copies are judged by TLSH alone, the same way for
  * every version ranked. */
-static int analyse_trees(td_result_t **out, td_analyzer_t *a, td_tree_t *up, td_tree_t *tgt,
-			 const td_kbuild_result_t *kb, const td_policy_t *policy, int content, td_error_t *err)
+static int analyse_trees(td_result_t **out, td_origin_stats_t *ostats, td_analyzer_t *a, td_tree_t *up,
+			 td_tree_t *tgt, const td_kbuild_result_t *kb, const td_policy_t *policy, int content,
+			 td_error_t *err)
 {
 	td_annotate_opts_t ao;
 	td_lines_opts_t lo;
@@ -437,7 +438,7 @@ static int analyse_trees(td_result_t **out, td_analyzer_t *a, td_tree_t *up, td_
 	lo.source = a->lo.source;
 	if ((a->up_db && r->base_version && (rc = td_origin_versions(r, a->up_db, NULL, err))) ||
 	    (content && !a->o->tlsh_small_files && (rc = td_lines_score_small(r, &lo, err))) ||
-	    (a->o->origins && (rc = td_origin_find(r, &oo, NULL, err))))
+	    (a->o->origins && (rc = td_origin_find(r, &oo, ostats, err))))
 		goto out;
 	td_annotate_opts_init(&ao);
 	ao.kbuild = kb;
@@ -590,7 +591,7 @@ int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, t
 	    (rc = choose_policy(&policy, a, tgt, impl, err)) ||
 	    (rc = prepare_trees(&kb, a, up, tgt, target, impl, err)))
 		goto out;
-	rc = analyse_trees(&impl->pub.result, a, up, tgt, kb, policy, 1, err);
+	rc = analyse_trees(&impl->pub.result, &impl->pub.origin_stats, a, up, tgt, kb, policy, 1, err);
 	up = tgt = NULL; /* taken by compare */
 	if (!rc && impl->pub.result->small_unscored &&
 	    (rc = add_warning(impl, err, "small files keep their TLSH score: %s", impl->pub.result->small_unscored)))
@@ -682,7 +683,7 @@ static int score_version(void *ctx, td_base_candidate_t *c, td_error_t *err)
 	    (rc = choose_policy(&policy, s->a, tgt, &impl, err)) ||
 	    (rc = prepare_trees(&kb, s->a, up, tgt, s->target_spec, &impl, err)))
 		goto out;
-	rc = analyse_trees(&r, s->a, up, tgt, kb, policy, 0, err);
+	rc = analyse_trees(&r, NULL, s->a, up, tgt, kb, policy, 0, err);
 	up = tgt = NULL;
 	if (rc)
 		goto out;

@@ -747,7 +747,7 @@ static int verify_candidates(td_result_t *r, const td_origin_opts_t *o, const up
 		goto out;
 	at = 0;
 	for (size_t i = 0; i < nq; i++) {
-		size_t best = SIZE_MAX, measured = 0;
+		size_t best = SIZE_MAX, measured = 0, diffed = 0;
 		if (!q[i].verify)
 			continue;
 		for (size_t j = 0; j < q[i].n; j++, at++) {
@@ -757,11 +757,13 @@ static int verify_candidates(td_result_t *r, const td_origin_opts_t *o, const up
 			measured++;
 			if (pj->sim.bounded)
 				continue;
+			diffed++;
 			if (pj->sim.value >= o->copy_similarity &&
 			    (best == SIZE_MAX || pj->sim.value > p[at - j + best].sim.value))
 				best = j;
 		}
 		st->verified += measured;
+		st->diffed += diffed;
 		if (best != SIZE_MAX) {
 			td_change_t *c = q[i].c;
 			set_origin(c, TD_ORIGIN_COPIED, u->files[q[i].found[best]], q[i].dist[best], &r->thresholds);
