@@ -3,20 +3,10 @@
 # for STM32MP against upstream v2023.10, 176 added files): the precision and
 # recall of compare's copies (moved or copied added files) against the
 # line-similarity oracle of bench/copies_oracle.py (doc/calibration.md) are
-# both at least 0.9. The repository is unpacked from
-# ../shared/data/u-boot-stm32mp.git.tar (beside the checkout) into the
-# benchmark cache if it is not there yet.
+# both at least 0.9.
 set -euo pipefail
 td=$1
-src=$(cd "$(dirname "$0")/../.." && pwd)
-cache=${TREEDRIFT_BENCH_CACHE:-/var/cache/treedrift-bench}
-repo=$cache/u-boot-stm32mp.git
-tarball=$src/../shared/data/u-boot-stm32mp.git.tar
-if [ ! -d "$repo" ]; then
-	[ -f "$tarball" ] || { echo "neither $repo nor $tarball: skipped" >&2; exit 77; }
-	mkdir -p "$cache"
-	tar xf "$tarball" -C "$cache"
-fi
+. "$(dirname "$0")/uboot_repo.sh"
 up=v2023.10 vendor=v2023.10-stm32mp
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -2,20 +2,10 @@
 # Opt-in: on a real vendor fork (STMicroelectronics' U-Boot for STM32MP
 # against upstream v2023.10), the line counts compare gives each modified
 # text file equal `git diff --numstat --no-renames` for every one of them,
-# and git's binary files are the ones compare calls binary. The repository
-# is unpacked from ../shared/data/u-boot-stm32mp.git.tar (beside the
-# checkout) into the benchmark cache if it is not there yet.
+# and git's binary files are the ones compare calls binary.
 set -euo pipefail
 td=$1
-src=$(cd "$(dirname "$0")/../.." && pwd)
-cache=${TREEDRIFT_BENCH_CACHE:-/var/cache/treedrift-bench}
-repo=$cache/u-boot-stm32mp.git
-tarball=$src/../shared/data/u-boot-stm32mp.git.tar
-if [ ! -d "$repo" ]; then
-	[ -f "$tarball" ] || { echo "neither $repo nor $tarball: skipped" >&2; exit 77; }
-	mkdir -p "$cache"
-	tar xf "$tarball" -C "$cache"
-fi
+. "$(dirname "$0")/uboot_repo.sh"
 up=v2023.10 vendor=v2023.10-stm32mp
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -10,15 +10,7 @@
 #   "cherry picked from" line: >= 90% of their changed lines must be local.
 set -euo pipefail
 td=$1
-src=$(cd "$(dirname "$0")/../.." && pwd)
-cache=${TREEDRIFT_BENCH_CACHE:-/var/cache/treedrift-bench}
-repo=$cache/u-boot-stm32mp.git
-tarball=$src/../shared/data/u-boot-stm32mp.git.tar
-if [ ! -d "$repo" ]; then
-	[ -f "$tarball" ] || { echo "neither $repo nor $tarball: skipped" >&2; exit 77; }
-	mkdir -p "$cache"
-	tar xf "$tarball" -C "$cache"
-fi
+. "$(dirname "$0")/uboot_repo.sh"
 up=v2023.10 vendor=v2023.10-stm32mp tip=v2024.10
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
