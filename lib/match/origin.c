@@ -188,13 +188,22 @@ static void nn_insert(nn_best_t *b, int d, size_t index)
 static void visit_range(const td_tlsh_index_t *ix, size_t from, size_t end, int head, const uint16_t *body,
 			const td_tlsh_t *q, int limit, size_t skip, nn_best_t *b)
 {
+	/* the largest body term that can still enter: most entries are
+	 * turned down on it alone, without their header */
+	int most = bound_now(b, limit) - head;
+
 	b->distances += (uint64_t)(end - from);
 	for (size_t i = from; i < end; i++) {
-		const ix_entry_t *e = &ix->e[i];
-		int d = head + (e->checksum != q->checksum) + body[i - from];
+		const ix_entry_t *e;
+		int d;
+		if (body[i - from] > most)
+			continue;
+		e = &ix->e[i];
+		d = head + (e->checksum != q->checksum) + body[i - from];
 		if (d > bound_now(b, limit) || e->index == skip)
 			continue;
 		nn_insert(b, d, e->index);
+		most = bound_now(b, limit) - head;
 	}
 }
 
