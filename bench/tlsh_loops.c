@@ -120,11 +120,64 @@ static unsigned pass(const corpus_t *c, td_tlsh_impl_t impl, int pairs)
 	return x;
 }
 
+#define BODIES 65536
+#define QUERIES 64
+
+/* The body distances of the copy candidate search (td_tlsh_body_distances,
+ * origin.c) with each loop's build: QUERIES bodies against BODIES, random
+ * (the time does not depend on the bytes). Fills ns[k] and cyc[k] per body,
+ * the best of rounds. */
+static unsigned time_bodies(int rounds, double ns[N_IMPLS], double cyc[N_IMPLS])
+{
+	static uint16_t out[BODIES];
+	td_tlsh_bodies_t b;
+	td_tlsh_t h[QUERIES];
+	uint64_t x = 88172645463325252ull;
+	unsigned sink = 0;
+
+	memset(h, 0, sizeof(h));
+	if (td_tlsh_bodies_init(&b, BODIES))
+		return 0;
+	for (size_t i = 0; i < BODIES + QUERIES; i++) {
+		td_tlsh_t t;
+		for (size_t j = 0; j < TD_TLSH_BODY_BYTES; j++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			t.body[j] = (uint8_t)x;
+		}
+		if (i < BODIES)
+			td_tlsh_bodies_set(&b, i, &t);
+		else
+			memcpy(h[i - BODIES].body, t.body, TD_TLSH_BODY_BYTES);
+	}
+	for (size_t k = 0; k < N_IMPLS; k++)
+		ns[k] = cyc[k] = 1e30;
+	for (int r = 0; r < rounds; r++)
+		for (size_t k = 0; k < N_IMPLS; k++) {
+			double hz, t0, t;
+			if (!td_tlsh_impl_supported(impls[k]))
+				continue;
+			hz = clock_hz();
+			t0 = cpu_seconds();
+			for (size_t q = 0; q < QUERIES; q++) {
+				td_tlsh_body_distances_impl(&h[q], &b, 0, BODIES, out, impls[k]);
+				sink += out[q];
+			}
+			t = (cpu_seconds() - t0) / ((double)BODIES * QUERIES);
+			hz = (hz + clock_hz()) / 2;
+			if (t * 1e9 < ns[k])
+				ns[k] = t * 1e9;
+			if (t * hz < cyc[k])
+				cyc[k] = t * hz;
+		}
+	td_tlsh_bodies_release(&b);
+	return sink;
+}
+
 int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64;
 	int rounds = argc > 2 ? atoi(argv[2]) : 15;
-	double best_s[N_IMPLS][2], best_cyc[N_IMPLS][2];
+	double best_s[N_IMPLS][2], best_cyc[N_IMPLS][2], body_ns[N_IMPLS], body_cyc[N_IMPLS];
 	corpus_t c;
 	unsigned sink = 0;
 
@@ -162,6 +215,14 @@ int main(int argc, char **argv)
 		       (double)c.bytes / best_s[k][0] / 1e6, best_cyc[k][0] / (double)c.bytes,
 		       (double)c.bytes / best_s[k][1] / 1e6, best_cyc[k][1] / (double)c.bytes);
 	}
+	sink += time_bodies(rounds, body_ns, body_cyc);
+	printf("\nbody distances of the copy candidate search, %d queries against %d bodies, best round\n",
+	       QUERIES, BODIES);
+	printf("| loop (its build) | ns/body | cycles/body |\n");
+	printf("| --- | ---: | ---: |\n");
+	for (size_t k = 0; k < N_IMPLS; k++)
+		if (td_tlsh_impl_supported(impls[k]))
+			printf("| %s | %.2f | %.1f |\n", td_tlsh_impl_name(impls[k]), body_ns[k], body_cyc[k]);
 	free(c.buf);
 	free(c.off);
 	return sink == 0xdeadbeef;

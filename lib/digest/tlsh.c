@@ -1223,10 +1223,12 @@ static inline int sum_bytes(uint64_t t)
 
 /* ---- Body distances of many digests at once ----
  *
- * One digest per lane of a vector, from the word by word layout of
- * td_tlsh_bodies_t: only lane-wise operations, so the same code builds for
- * SSE2 and NEON (2 lanes), AVX2 (4) and AVX-512 (8); x86-64 picks the
- * build at run time. Four words of byte sums <= 32 stay <= 128 a byte. */
+ * Portable: one digest per lane of a vector, from the word by word layout
+ * of td_tlsh_bodies_t, with only lane-wise operations, so the same code
+ * builds for SSE2 and NEON (2 lanes). Four words of byte sums <= 32 stay
+ * <= 128 a byte. x86-64 picks AVX2 or AVX-512 at run time (below): a
+ * whole body per register, 2.2 and 1.9 times as fast on a Zen 5 as this
+ * code built for 4 and 8 lanes (bench/tlsh_loops). */
 #define DEFINE_BODY_DISTANCES(name, attr, VT, LANES)                                           \
 	attr static void name(const uint8_t *qbody, const td_tlsh_bodies_t *b, size_t from,     \
 			      size_t n, uint16_t *out)                                         \
@@ -1260,32 +1262,106 @@ static inline int sum_bytes(uint64_t t)
 _Static_assert(TD_TLSH_BODY_BYTES == 4 * sizeof(uint64_t), "a body is four words");
 DEFINE_BODY_DISTANCES(body_distances_portable, , td_v2u64, 2)
 #ifdef TD_TLSH_HAVE_X86
-DEFINE_BODY_DISTANCES(body_distances_avx2, __attribute__((target("avx2"))), td_v4u64, 4)
-DEFINE_BODY_DISTANCES(body_distances_avx512, __attribute__((target("avx512f"))), td_v8u64, 8)
+/* AVX2 and AVX-512: a whole body per 32 bytes of a register
+ * (td_tlsh_bodies_t.row) and table lookups instead of the lane sums.
+ * x = q ^ b codes each field: 0 same, 1 a difference of 1, 2 of 2, and 3
+ * either 3 (q's field is 0 or 3, its two bits equal) or 1 (q's is 1 or 2).
+ * Where it is 1, the field's code becomes 1; then a nibble (two fields)
+ * looks up the sum of their scores, and the bytes are summed. */
+#define SCORE(c) ((c) == 1 ? TLSH_BODY_DIFF1 : (c) == 2 ? TLSH_BODY_DIFF2 : (c) == 3 ? TLSH_BODY_DIFF3 : 0)
+#define PAIR(a, b) (char)(SCORE(a) + SCORE(b))
+#define ROW(b) PAIR(0, b), PAIR(1, b), PAIR(2, b), PAIR(3, b)
+#define NIBBLE_SCORES ROW(0), ROW(1), ROW(2), ROW(3)
+
+/* The sum of the four 64-bit lanes of s. */
+__attribute__((target("avx2"))) static inline uint16_t sum_lanes(__m256i s)
+{
+	__m128i t = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+
+	return (uint16_t)_mm_cvtsi128_si32(_mm_add_epi64(t, _mm_unpackhi_epi64(t, t)));
+}
+
+__attribute__((target("avx2"))) static void body_distances_avx2(const uint8_t *qbody, const td_tlsh_bodies_t *b,
+								size_t from, size_t n, uint16_t *out)
+{
+	const __m256i low = _mm256_set1_epi8(0x55), nibble = _mm256_set1_epi8(0x0f);
+	const __m256i score = _mm256_setr_epi8(NIBBLE_SCORES, NIBBLE_SCORES);
+	const __m256i q = _mm256_loadu_si256((const __m256i *)(const void *)qbody);
+	/* the low bit of q's fields whose two bits are equal */
+	const __m256i q_equal = _mm256_andnot_si256(_mm256_xor_si256(q, _mm256_srli_epi16(q, 1)), low);
+	const uint8_t *row = b->row + from * TD_TLSH_BODY_BYTES;
+
+	for (size_t i = 0; i < n; i++, row += TD_TLSH_BODY_BYTES) {
+		__m256i x = _mm256_xor_si256(q, _mm256_loadu_si256((const __m256i *)(const void *)row));
+		__m256i both = _mm256_and_si256(_mm256_and_si256(x, _mm256_srli_epi16(x, 1)), low);
+		__m256i one = _mm256_andnot_si256(q_equal, both);
+
+		x = _mm256_xor_si256(x, _mm256_add_epi8(one, one));
+		x = _mm256_add_epi8(_mm256_shuffle_epi8(score, _mm256_and_si256(x, nibble)),
+				    _mm256_shuffle_epi8(score, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble)));
+		out[i] = sum_lanes(_mm256_sad_epu8(x, _mm256_setzero_si256()));
+	}
+}
+
+/* The same, two bodies per register. */
+TD_TARGET_AVX512 static void body_distances_avx512(const uint8_t *qbody, const td_tlsh_bodies_t *b, size_t from,
+						   size_t n, uint16_t *out)
+{
+	const __m512i low = _mm512_set1_epi8(0x55), nibble = _mm512_set1_epi8(0x0f);
+	const __m512i score = _mm512_broadcast_i32x4(_mm_setr_epi8(NIBBLE_SCORES));
+	const __m512i q = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)qbody));
+	const __m512i q_equal = _mm512_andnot_si512(_mm512_xor_si512(q, _mm512_srli_epi16(q, 1)), low);
+	const uint8_t *row = b->row + from * TD_TLSH_BODY_BYTES;
+	size_t i = 0;
+
+	for (; i + 2 <= n; i += 2, row += 2 * TD_TLSH_BODY_BYTES) {
+		__m512i x = _mm512_xor_si512(q, _mm512_loadu_si512((const void *)row));
+		__m512i both = _mm512_and_si512(_mm512_and_si512(x, _mm512_srli_epi16(x, 1)), low);
+		__m512i one = _mm512_andnot_si512(q_equal, both);
+
+		x = _mm512_xor_si512(x, _mm512_add_epi8(one, one));
+		x = _mm512_add_epi8(_mm512_shuffle_epi8(score, _mm512_and_si512(x, nibble)),
+				    _mm512_shuffle_epi8(score, _mm512_and_si512(_mm512_srli_epi16(x, 4), nibble)));
+		x = _mm512_sad_epu8(x, _mm512_setzero_si512());
+		out[i] = sum_lanes(_mm512_castsi512_si256(x));
+		out[i + 1] = sum_lanes(_mm512_extracti64x4_epi64(x, 1));
+	}
+	if (i < n)
+		body_distances_avx2(qbody, b, from + i, n - i, out + i);
+}
+#undef NIBBLE_SCORES
+#undef ROW
+#undef PAIR
+#undef SCORE
 #endif
 
 int td_tlsh_bodies_init(td_tlsh_bodies_t *b, size_t n)
 {
 	memset(b, 0, sizeof(*b));
 	for (int k = 0; k < 4; k++)
-		if (!(b->word[k] = td_malloc_array(n ? n : 1, sizeof(uint64_t)))) {
-			td_tlsh_bodies_release(b);
-			return TD_ENOMEM;
-		}
+		if (!(b->word[k] = td_malloc_array(n ? n : 1, sizeof(uint64_t))))
+			goto nomem;
+	if (!(b->row = td_malloc_array(n ? n : 1, TD_TLSH_BODY_BYTES)))
+		goto nomem;
 	b->n = n;
 	return TD_OK;
+nomem:
+	td_tlsh_bodies_release(b);
+	return TD_ENOMEM;
 }
 
 void td_tlsh_bodies_set(td_tlsh_bodies_t *b, size_t i, const td_tlsh_t *h)
 {
 	for (int k = 0; k < 4; k++)
 		memcpy(&b->word[k][i], h->body + 8 * k, 8);
+	memcpy(b->row + i * TD_TLSH_BODY_BYTES, h->body, TD_TLSH_BODY_BYTES);
 }
 
 void td_tlsh_bodies_release(td_tlsh_bodies_t *b)
 {
 	for (int k = 0; k < 4; k++)
 		free(b->word[k]);
+	free(b->row);
 	memset(b, 0, sizeof(*b));
 }
 
