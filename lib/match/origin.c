@@ -183,28 +183,45 @@ static void nn_insert(nn_best_t *b, int d, size_t index)
 		b->n++;
 }
 
+#define LANES16 0x0001000100010001ull
+
 /* Entries from..end of one cell, whose header terms but the checksum's add
- * up to head, with their body distances in body[0 .. end - from). */
-static void visit_range(const td_tlsh_index_t *ix, size_t from, size_t end, int head, const uint16_t *body,
-			const td_tlsh_t *q, int limit, size_t skip, nn_best_t *b)
+ * up to head, with their body distances in body[0 .. end - from). Returns
+ * the bound after them. */
+static int visit_range(const td_tlsh_index_t *ix, size_t from, size_t end, int head, const uint16_t *body,
+		       const td_tlsh_t *q, int limit, size_t skip, nn_best_t *b)
 {
-	/* the largest body term that can still enter: most entries are
-	 * turned down on it alone, without their header */
+	/* the largest body term that can still enter: nearly all entries are
+	 * turned down on it alone, four at a time */
 	int most = bound_now(b, limit) - head;
+	size_t i = from;
 
 	b->distances += (uint64_t)(end - from);
-	for (size_t i = from; i < end; i++) {
-		const ix_entry_t *e;
-		int d;
-		if (body[i - from] > most)
-			continue;
-		e = &ix->e[i];
-		d = head + (e->checksum != q->checksum) + body[i - from];
-		if (d > bound_now(b, limit) || e->index == skip)
-			continue;
-		nn_insert(b, d, e->index);
-		most = bound_now(b, limit) - head;
+	while (most >= 0 && i < end) {
+		size_t stop = end - i < 4 ? end : i + 4;
+		if (stop - i == 4 && most < 0x7fff) {
+			/* a lane's high bit stays set when its distance (< 2^15) is over most */
+			uint64_t w;
+			memcpy(&w, body + (i - from), sizeof(w));
+			if (!(~((w | LANES16 << 15) - (uint64_t)(most + 1) * LANES16) & LANES16 << 15)) {
+				i = stop;
+				continue;
+			}
+		}
+		for (; i < stop; i++) {
+			const ix_entry_t *e;
+			int d;
+			if (body[i - from] > most)
+				continue;
+			e = &ix->e[i];
+			d = head + (e->checksum != q->checksum) + body[i - from];
+			if (d > bound_now(b, limit) || e->index == skip)
+				continue;
+			nn_insert(b, d, e->index);
+			most = bound_now(b, limit) - head;
+		}
 	}
+	return bound_now(b, limit);
 }
 
 static int circular(int x, int y, int range)
@@ -223,34 +240,40 @@ static int ratio_bound(int dq)
 	return dq <= 1 ? dq : (dq - 1) * TLSH_QRATIO_MULT;
 }
 
+/* The quartile ratio terms of a query's distance to each cell's ratios. */
+typedef struct ratio_terms {
+	int q1[TLSH_RANGE_QRATIO], q2[TLSH_RANGE_QRATIO];
+} ratio_terms_t;
+
 /* Visit the cells of one lvalue whose ratio bounds, added to base, stay
  * within the search's bound. The cells of a q1 ratio are contiguous, and
  * mostly small: their body distances are computed together, up to
  * CELL_CHUNK at a time from the first cell visited (a cell that the bound
  * then rules out costs its share of a vector step, less than its own
  * step would). */
-static void visit_lvalue(const td_tlsh_index_t *ix, int lv, int base, const td_tlsh_t *q, int limit,
-			 size_t skip, nn_best_t *b)
+static void visit_lvalue(const td_tlsh_index_t *ix, int lv, int base, const ratio_terms_t *rt,
+			 const td_tlsh_t *q, int limit, size_t skip, nn_best_t *b)
 {
 	uint16_t body[CELL_CHUNK];
+	int bound = bound_now(b, limit);
 
 	for (int q1 = 0; q1 < TLSH_RANGE_QRATIO; q1++) {
-		int b1 = base + ratio_bound(circular(q1, q->q1_ratio & 0xf, TLSH_RANGE_QRATIO));
+		int b1 = base + rt->q1[q1];
 		size_t row = ((size_t)lv * TLSH_RANGE_QRATIO + (size_t)q1) * TLSH_RANGE_QRATIO;
 		size_t row_end = ix->start[row + TLSH_RANGE_QRATIO], e0 = 0, e1 = 0;
-		if (b1 > bound_now(b, limit))
+		if (b1 > bound || ix->start[row] == row_end)
 			continue;
 		for (int q2 = 0; q2 < TLSH_RANGE_QRATIO; q2++) {
-			int b2 = b1 + ratio_bound(circular(q2, q->q2_ratio & 0xf, TLSH_RANGE_QRATIO));
+			int b2 = b1 + rt->q2[q2];
 			size_t cs = ix->start[row + (size_t)q2], ce = ix->start[row + (size_t)q2 + 1];
-			if (b2 > bound_now(b, limit) || cs == ce)
+			if (b2 > bound || cs == ce)
 				continue;
 			if (ce - cs > CELL_CHUNK) {
 				/* a large cell: chunk by chunk */
 				for (size_t i = cs; i < ce; i += CELL_CHUNK) {
 					size_t n = ce - i < CELL_CHUNK ? ce - i : CELL_CHUNK;
 					td_tlsh_body_distances(q, &ix->bodies, i, n, body);
-					visit_range(ix, i, i + n, b2, body, q, limit, skip, b);
+					bound = visit_range(ix, i, i + n, b2, body, q, limit, skip, b);
 				}
 				e0 = e1 = 0;
 				continue;
@@ -260,16 +283,22 @@ static void visit_lvalue(const td_tlsh_index_t *ix, int lv, int base, const td_t
 				e1 = row_end - cs < CELL_CHUNK ? row_end : cs + CELL_CHUNK;
 				td_tlsh_body_distances(q, &ix->bodies, e0, e1 - e0, body);
 			}
-			visit_range(ix, cs, ce, b2, body + (cs - e0), q, limit, skip, b);
+			bound = visit_range(ix, cs, ce, b2, body + (cs - e0), q, limit, skip, b);
 		}
 	}
 }
 
 static void nn_search(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, size_t skip, nn_best_t *b)
 {
+	ratio_terms_t rt;
+
+	for (int r = 0; r < TLSH_RANGE_QRATIO; r++) {
+		rt.q1[r] = ratio_bound(circular(r, q->q1_ratio & 0xf, TLSH_RANGE_QRATIO));
+		rt.q2[r] = ratio_bound(circular(r, q->q2_ratio & 0xf, TLSH_RANGE_QRATIO));
+	}
 	if (limit >= 0 && !ix->len_diff) {
 		for (int lv = 0; lv < TLSH_RANGE_LVALUE; lv++)
-			visit_lvalue(ix, lv, 0, q, limit, skip, b);
+			visit_lvalue(ix, lv, 0, &rt, q, limit, skip, b);
 	} else if (limit >= 0) {
 		/* Nearest lvalues first, so that the bound tightens early; one
 		 * whose length term alone exceeds it ends the search. */
@@ -277,10 +306,10 @@ static void nn_search(const td_tlsh_index_t *ix, const td_tlsh_t *q, int limit, 
 			int base = length_bound(dl);
 			if (base > bound_now(b, limit))
 				break;
-			visit_lvalue(ix, (q->lvalue + dl) % TLSH_RANGE_LVALUE, base, q, limit, skip, b);
+			visit_lvalue(ix, (q->lvalue + dl) % TLSH_RANGE_LVALUE, base, &rt, q, limit, skip, b);
 			if (dl && dl != TLSH_RANGE_LVALUE / 2)
-				visit_lvalue(ix, (q->lvalue + TLSH_RANGE_LVALUE - dl) % TLSH_RANGE_LVALUE, base, q,
-					     limit, skip, b);
+				visit_lvalue(ix, (q->lvalue + TLSH_RANGE_LVALUE - dl) % TLSH_RANGE_LVALUE, base, &rt,
+					     q, limit, skip, b);
 		}
 	}
 }
