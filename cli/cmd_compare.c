@@ -30,7 +30,8 @@ static const cli_opt_t compare_opts[] = {
 	{ "fail-on", 0, "CLASS", "exit 1 only if a modified file is CLASS or worse (clean, safe, dirty), or "
 				 "with new, a file is new (repeatable)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
-	{ "stats", 0, NULL, "print the files listed, read and reused, the bytes read, and what the search for origins did, on stderr" },
+	{ "stats", 0, NULL, "print the files listed, read and reused, the bytes read, and what the search for "
+			    "origins did, on stderr" },
 	{ "csv-raw", 0, NULL, "csv: write cells as they are, without a quote before a leading =, +, -, @, tab or CR" },
 	{ "patches", 0, "SOURCE", "per-patch drift: git:REPO@BASE..TIP, a quilt series, a folder of patches "
 				  "or an mbox (applied to UPSTREAM)" },
