@@ -1131,20 +1131,16 @@ static inline int header_distance(const td_tlsh_t *a, const td_tlsh_t *b, int le
 
 #define TD_ALWAYS_INLINE static inline __attribute__((always_inline))
 
-/* Two, four or eight words in one value: GCC's and Clang's generic
- * vectors, which a target lowers to its registers: v2 to one SSE2 or NEON
- * register, v4 to one AVX2 register, v8 to one AVX-512 register (wider
- * than the registers, they go through memory). Lane-wise operations only. */
+/* Two words in one value: GCC's and Clang's generic vectors, which a
+ * target lowers to one SSE2 or NEON register. Lane-wise operations only. */
 typedef uint64_t td_v2u64 __attribute__((vector_size(16)));
-typedef uint64_t td_v4u64 __attribute__((vector_size(32)));
-typedef uint64_t td_v8u64 __attribute__((vector_size(64)));
 
 /* Body scores of 8 bytes (32 codes) at once, one sum per byte (<= 24).
  * Per 2-bit lane, with x and y the two codes, the lane's low bit marks
  * which of the differences 1, 2 and 3 it has; the marks are then summed
  * within each byte. This was measured faster than a 64 KiB table of byte
  * pairs, and it leaves the cache to the digests being searched.
- * *r = the scores of one word, or of a vector of words (v2, v4, v8): the
+ * *r = the scores of one word, or of a vector of two words: the
  * same operations, with the masks broadcast over the lanes. (Through
  * pointers: a vector passed by value would warn of an ABI, though these
  * are always inlined.) */
@@ -1179,8 +1175,6 @@ _Static_assert(TLSH_BODY_DIFF1 == 1 && TLSH_BODY_DIFF2 == 2 && TLSH_BODY_DIFF3 <
 	       "the lane sums of body_scores are sized for scores 1, 2 and at most 6");
 DEFINE_BODY_SCORES(body_scores_w1, uint64_t)
 DEFINE_BODY_SCORES(body_scores_v2, td_v2u64)
-DEFINE_BODY_SCORES(body_scores_v4, td_v4u64)
-DEFINE_BODY_SCORES(body_scores_v8, td_v8u64)
 
 TD_ALWAYS_INLINE uint64_t body_scores_word(uint64_t a, uint64_t b)
 {
@@ -1212,8 +1206,6 @@ static inline uint64_t body_scores8(const uint8_t *a8, const uint8_t *b8)
 	}
 DEFINE_SUM_BYTES(sum_bytes_w1, uint64_t)
 DEFINE_SUM_BYTES(sum_bytes_v2, td_v2u64)
-DEFINE_SUM_BYTES(sum_bytes_v4, td_v4u64)
-DEFINE_SUM_BYTES(sum_bytes_v8, td_v8u64)
 
 static inline int sum_bytes(uint64_t t)
 {
