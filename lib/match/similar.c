@@ -725,15 +725,49 @@ static int touched_lines(td_simfile_t *f, const td_similarity_t *s)
 	return TD_OK;
 }
 
-double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const td_similarity_t *s)
+/* f's touched lines out of its table, or back in. */
+static void touched_count(td_simfile_t *f, int back)
+{
+	td_lineset_t *t = &f->bag.set;
+
+	for (size_t i = 0; i < f->ntouched; i++) {
+		td_lineslot_t *slot = &t->slot[lineset_slot(t, f->bag.hash[f->touched[i]])];
+		if (back)
+			slot->count++;
+		else
+			slot->count--;
+	}
+}
+
+/* td_linebag_renamed_bound; with need >= 0, first a looser bound that
+ * renames nothing: the lines old shares with f's untouched ones, plus at
+ * most one a touched line (renamed, it can match one line of old), which
+ * is returned when it is below need (with above, not above it). */
+static double renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const td_similarity_t *s, double need,
+			    int above)
 {
 	td_lineset_t *t = &f->bag.set, changed;
 	rename_spec_t r;
 	uint64_t *h = NULL;
 	double bound = -1;
 
-	if (!f->has_bag || !f->bag.has_set || rename_spec(&r, s) || touched_lines(f, s) ||
-	    !(h = td_malloc_array(f->ntouched ? f->ntouched : 1, sizeof(*h))))
+	if (!f->has_bag || !f->bag.has_set || rename_spec(&r, s) || touched_lines(f, s))
+		return -1;
+	if (!old_bag->n && !f->bag.n)
+		return 1;
+	if (need >= 0) {
+		size_t kept, rest;
+		touched_count(f, 0);
+		kept = shared_lines(old_bag, t, NULL);
+		touched_count(f, 1);
+		rest = old_bag->n - kept;
+		bound = 2.0 * (double)(kept + (f->ntouched < rest ? f->ntouched : rest)) /
+			(double)(old_bag->n + f->bag.n);
+		if (below(bound, need, above))
+			return bound;
+		bound = -1;
+	}
+	if (!(h = td_malloc_array(f->ntouched ? f->ntouched : 1, sizeof(*h))))
 		goto out;
 	for (size_t i = 0; i < f->ntouched; i++) {
 		size_t j = f->touched[i], at = f->line_at[j], len = f->line_at[j + 1] - at;
@@ -747,20 +781,19 @@ double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, co
 	}
 	if (lineset_init(&changed, h, f->ntouched))
 		goto out;
-	if (!old_bag->n && !f->bag.n) {
-		bound = 1;
-	} else {
-		/* the changed lines out of f's table while old is probed */
-		for (size_t i = 0; i < f->ntouched; i++)
-			t->slot[lineset_slot(t, f->bag.hash[f->touched[i]])].count--;
-		bound = 2.0 * (double)shared_lines(old_bag, t, &changed) / (double)(old_bag->n + f->bag.n);
-		for (size_t i = 0; i < f->ntouched; i++)
-			t->slot[lineset_slot(t, f->bag.hash[f->touched[i]])].count++;
-	}
+	/* the changed lines out of f's table while old is probed */
+	touched_count(f, 0);
+	bound = 2.0 * (double)shared_lines(old_bag, t, &changed) / (double)(old_bag->n + f->bag.n);
+	touched_count(f, 1);
 	lineset_release(&changed);
 out:
 	free(h);
 	return bound;
+}
+
+double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const td_similarity_t *s)
+{
+	return renamed_bound(old_bag, f, s, -1, 0);
 }
 
 /* 2 * min(a, b) / (a + b): the similarity of files of a and b lines
@@ -810,7 +843,7 @@ int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_
 	if (!out->renamed) {
 		bound = td_linebag_bound(&ob, nb);
 	} else {
-		if ((bound = td_linebag_renamed_bound(&ob, nf, out)) < 0) {
+		if ((bound = renamed_bound(&ob, nf, out, need, above)) < 0) {
 			rc = TD_ENOMEM;
 			goto nomem;
 		}
