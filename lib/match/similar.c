@@ -740,9 +740,10 @@ static void touched_count(td_simfile_t *f, int back)
 }
 
 /* td_linebag_renamed_bound; with need >= 0, first a looser bound that
- * renames nothing: the lines old shares with f's untouched ones, plus at
- * most one a touched line (renamed, it can match one line of old), which
- * is returned when it is below need (with above, not above it). */
+ * renames nothing: the lines old shares with f's untouched ones, plus one
+ * for each touched line (renamed, a line can match one line of old) up to
+ * the lines old has left; it is returned when it is below need (with
+ * above, not above it). */
 static double renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const td_similarity_t *s, double need,
 			    int above)
 {

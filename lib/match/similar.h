@@ -130,9 +130,10 @@ double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, co
 
 /* td_similarity(out, old, new) when the line bags let it reach need (pass
  * it, with above); otherwise out->bounded, and out->value a bound of the
- * similarity below that: the bags of old and of new with the rename, if
- * any, undone, the lines the diff sees (in order for big pairs). 0, or
- * TD_ENOMEM / TD_EGIT with err set. */
+ * similarity below that: from the two line counts, or the bags of old and
+ * of new with the rename, if any, undone, the lines the diff sees (first
+ * without renaming a line, then in order for big pairs). 0, or TD_ENOMEM /
+ * TD_EGIT with err set. */
 int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_len, td_simfile_t *new_file,
 			  double need, int above, td_error_t *err);
 
