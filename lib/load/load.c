@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "scan_impl.h"
 #include "treedrift/load.h"
 #include "treedrift/store.h"
 
@@ -49,6 +50,22 @@ static int load_db(td_tree_t **out, td_db_t **keep, const char *path, const char
 	return rc;
 }
 
+static void side_init(side_t *s, const td_load_opts_t *o, int target)
+{
+	memset(s, 0, sizeof(*s));
+	s->scan = o->scan;
+	if (target && o->progress_ctx_target)
+		s->scan.progress_ctx = o->progress_ctx_target;
+}
+
+/* A listed source side's room for what to read of each entry. */
+static int side_need(side_t *s, td_error_t *err)
+{
+	if (!(s->need = calloc(s->tree->count ? s->tree->count : 1, 1)))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	return TD_OK;
+}
+
 /* Open a side: a database is loaded whole; a source is listed only. keep
  * (may be NULL): see load_db. */
 static int side_open(side_t *s, td_db_t **keep, const char *spec, const char *label, int target,
@@ -56,20 +73,13 @@ static int side_open(side_t *s, td_db_t **keep, const char *spec, const char *la
 {
 	int rc;
 
-	memset(s, 0, sizeof(*s));
-	s->scan = o->scan;
-	if (target && o->progress_ctx_target)
-		s->scan.progress_ctx = o->progress_ctx_target;
+	side_init(s, o, target);
 	if ((keep && *keep) || td_spec_is_db(spec))
 		return load_db(&s->tree, keep, spec, label, err);
-	if ((rc = td_source_open(&s->src, spec, &o->source, err)))
+	if ((rc = td_source_open(&s->src, spec, &o->source, err)) ||
+	    (rc = td_scan_list(&s->tree, s->src, &s->scan, stats, err)))
 		return rc;
-	if ((rc = td_scan_list(&s->tree, s->src, &s->scan, stats, err)))
-		return rc;
-	s->need = calloc(s->tree->count ? s->tree->count : 1, 1);
-	if (!s->need)
-		return td_error_set(err, TD_ENOMEM, "out of memory");
-	return TD_OK;
+	return side_need(s, err);
 }
 
 int td_load_tree(td_tree_t **out, const char *spec, const char *label, const td_load_opts_t *opts,
@@ -114,8 +124,27 @@ static void want(side_t *s, const td_file_t *f, td_need_t n)
 			s->need[f - s->tree->files] = (uint8_t)n;
 }
 
-/* Decide what each side must read: nothing where git blob ids prove
- * identity, SHA-256 where sizes match, everything where they differ. */
+/* What a pair of files (uf, NULL or not a file for an added tf) must have
+ * read on each side: nothing where git blob ids prove identity, SHA-256
+ * where sizes match, everything where they differ. */
+static td_need_t pair_need(const td_file_t *uf, const td_file_t *tf)
+{
+	if (!is_file(uf))
+		return TD_NEED_FULL;
+	if (uf->has_gitoid && tf->has_gitoid && !memcmp(uf->gitoid, tf->gitoid, TD_GITOID_BYTES))
+		return TD_NEED_NONE;
+	return uf->size_bytes && uf->size_bytes == tf->size_bytes ? TD_NEED_SHA : TD_NEED_FULL;
+}
+
+/* pair_need of a target entry as the walk finds it; ctx is the upstream tree. */
+static td_need_t target_need(void *ctx, const td_file_t *tf)
+{
+	const td_tree_t *u = ctx;
+
+	return is_file(tf) ? pair_need(td_tree_find(u, tf->path, tf->path_len), tf) : TD_NEED_NONE;
+}
+
+/* Decide what each side must read (pair_need). */
 static void plan_first_pass(side_t *u, side_t *t, int upstream_full)
 {
 	int added = 0;
@@ -123,23 +152,16 @@ static void plan_first_pass(side_t *u, side_t *t, int upstream_full)
 	for (size_t j = 0; j < t->tree->count; j++) {
 		const td_file_t *tf = &t->tree->files[j];
 		const td_file_t *uf;
+		td_need_t n;
 		if (!is_file(tf))
 			continue;
 		uf = td_tree_find(u->tree, tf->path, tf->path_len);
-		if (!is_file(uf)) {
-			want(t, tf, TD_NEED_FULL);
+		n = pair_need(uf, tf);
+		want(t, tf, n);
+		if (is_file(uf))
+			want(u, uf, n);
+		else
 			added = 1;
-			continue;
-		}
-		if (uf->has_gitoid && tf->has_gitoid && !memcmp(uf->gitoid, tf->gitoid, TD_GITOID_BYTES))
-			continue;
-		if (uf->size_bytes && uf->size_bytes == tf->size_bytes) {
-			want(u, uf, TD_NEED_SHA);
-			want(t, tf, TD_NEED_SHA);
-		} else {
-			want(u, uf, TD_NEED_FULL);
-			want(t, tf, TD_NEED_FULL);
-		}
 	}
 	if (upstream_full == TD_UPSTREAM_FULL_ALWAYS || (upstream_full && added))
 		for (size_t i = 0; i < u->tree->count; i++)
@@ -184,6 +206,44 @@ static int digest_side(side_t *s, td_scan_stats_t *stats, td_error_t *err)
 	return td_scan_digest(s->tree, s->src, s->need, &s->scan, stats, err);
 }
 
+/* Open the target side of a pair, with digests taken from the upstream
+ * side where the content is provably the same (td_scan_reuse). A directory
+ * or git revision is read while it is walked, each file as far as its
+ * pair_need with upstream asks: the walk of a big tree takes a core for a
+ * good while. */
+static int target_open(side_t *t, const td_tree_t *upstream, const char *spec, const td_load_opts_t *o,
+		       td_scan_stats_t *stats, td_error_t *err)
+{
+	td_listing_watch_t watch = { .need = target_need, .ctx = (void *)upstream };
+	td_listing_t *l = NULL;
+	int rc;
+
+	if (td_spec_is_db(spec))
+		return side_open(t, NULL, spec, o->target_label, 1, o, stats, err);
+	side_init(t, o, 1);
+	if ((rc = td_source_open(&t->src, spec, &o->source, err)))
+		return rc;
+	if (!td_source_random_access(t->src)) {
+		size_t n;
+		if ((rc = td_scan_list(&t->tree, t->src, &t->scan, stats, err)))
+			return rc;
+		n = td_scan_reuse(t->tree, upstream);
+		if (stats)
+			stats->files_reused += n;
+	} else {
+		td_scan_opts_t so = t->scan;
+		so.reuse = upstream;
+		if (td_listing_new(&l, t->src))
+			return td_error_set(err, TD_ENOMEM, "out of memory");
+		if (!(rc = td_scan_stream(l, t->src, &so, stats, &watch, err)))
+			rc = td_listing_take(l, &t->tree, err);
+		td_listing_free(l);
+		if (rc)
+			return rc;
+	}
+	return side_need(t, err);
+}
+
 /* td_load_pair and td_load_pair_db; upstream_db may be NULL. */
 static int load_pair(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t **upstream_db,
 		     const char *upstream_spec, const char *target_spec, const td_load_opts_t *opts,
@@ -200,13 +260,8 @@ static int load_pair(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t *
 		opts = &defaults;
 	}
 	if ((rc = side_open(&u, upstream_db, upstream_spec, opts->upstream_label, 0, opts, stats, err)) ||
-	    (rc = side_open(&t, NULL, target_spec, opts->target_label, 1, opts, stats, err)))
+	    (rc = target_open(&t, u.tree, target_spec, opts, stats, err)))
 		goto out;
-	if (t.src) {
-		size_t n = td_scan_reuse(t.tree, u.tree);
-		if (stats)
-			stats->files_reused += n;
-	}
 	plan_first_pass(&u, &t, opts->upstream_full);
 	if ((rc = digest_side(&u, stats, err)) || (rc = digest_side(&t, stats, err)))
 		goto out;

@@ -1301,7 +1301,9 @@ static int stream_walk(pool_t *p, td_source_t *src, const oid_index_t *ix, size_
 		}
 		if (ref && reuse_one(&f, ref, ix))
 			(*reused)++;
-		want = already_done(&f, TD_NEED_FULL) ? TD_NEED_NONE : TD_NEED_FULL;
+		want = p->watch && p->watch->need ? p->watch->need(p->watch->ctx, &f) : TD_NEED_FULL;
+		if (already_done(&f, want))
+			want = TD_NEED_NONE;
 		if (want != TD_NEED_NONE) {
 			p->progress.files_total++;
 			p->progress.bytes_total += f.size_bytes;

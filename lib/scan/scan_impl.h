@@ -40,12 +40,15 @@ typedef struct td_listing_watch {
 	/* 1: leave the entry the walk found out of the listing altogether
 	 * (random-access sources only). May be NULL. */
 	int (*leave_out)(void *ctx, const td_file_t *f);
+	/* What to compute for an entry the walk found (random-access sources
+	 * only); NULL: everything (TD_NEED_FULL). */
+	td_need_t (*need)(void *ctx, const td_file_t *f);
 	void *ctx;
 } td_listing_watch_t;
 
-/* List src into l and digest every file in full, at once for random-access
- * sources (reading starts while the walk goes on), listing first for
- * archives. opts->reuse is applied as td_scan_reuse does. watch may be
+/* List src into l and digest its files, at once for random-access sources
+ * (reading starts while the walk goes on; what watch->need asks, or
+ * everything), listing first for archives (everything). opts->reuse is applied as td_scan_reuse does. watch may be
  * NULL. */
 int td_scan_stream(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts,
 		   td_scan_stats_t *stats, const td_listing_watch_t *watch, td_error_t *err);

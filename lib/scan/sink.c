@@ -140,7 +140,7 @@ static void *feeder_run(void *arg)
 int td_scan_sink(td_tree_t **out, td_source_t *src, const char *label, const td_scan_opts_t *opts,
 		 td_scan_stats_t *stats, const td_entry_sink_t *sink, td_error_t *err)
 {
-	td_listing_watch_t watch;
+	td_listing_watch_t watch = { 0 };
 	td_listing_t *l = NULL;
 	td_tree_t *tree = NULL;
 	pthread_t thread;

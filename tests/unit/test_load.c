@@ -1,5 +1,6 @@
 /* Load: td_load_pair_db keeps the upstream database it opened, and loads
- * from a handle it is given instead of opening the path again. */
+ * from a handle it is given instead of opening the path again; a target
+ * is read no further than its upstream side asks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,9 +143,77 @@ static void test_edges(void)
 	remove_fixture();
 }
 
+static const td_file_t *find(const td_tree_t *t, const char *path)
+{
+	const td_file_t *f = td_tree_find(t, path, strlen(path));
+
+	CHECK(f != NULL);
+	return f;
+}
+
+/* A directory target against a database is read as it is walked, each
+ * file as far as its upstream file asks: an identical one for SHA-256
+ * alone, one of the same size again in full once it differs, a grown and
+ * an added one in full. */
+static void test_reads_what_is_needed(void)
+{
+	static const struct {
+		const char *path;
+		uint64_t seed;
+		size_t len;
+		int sha_only;
+	} want[] = {
+		{ "same.c", 1, 3000, 1 },
+		{ "back.c", 21, 3000, 0 },
+		{ "grown.c", 30, 3500, 0 },
+		{ "new.c", 40, 3000, 0 },
+	};
+	td_load_opts_t lo;
+	td_scan_stats_t st = { 0 };
+	td_error_t err = { 0 };
+	td_tree_t *up = fx_tree("v1"), *tgt = NULL;
+	char path[4400];
+
+	fx_tmpdir();
+	snprintf(db_path, sizeof(db_path), "%s/up.db", fx_dir);
+	snprintf(tgt_dir, sizeof(tgt_dir), "%s/tgt", fx_dir);
+	fx_add_text(up, "same.c", 1, 3000);
+	fx_add_text(up, "back.c", 20, 3000);
+	fx_add_text(up, "grown.c", 30, 3000);
+	fx_db_add(db_path, up);
+	td_tree_free(up);
+	up = NULL;
+	CHECK(mkdir(tgt_dir, 0755) == 0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		write_text(tgt_dir, want[i].path, want[i].seed, want[i].len);
+
+	td_load_opts_init(&lo);
+	CHECK(td_load_pair(&up, &tgt, db_path, tgt_dir, &lo, &st, &err) == 0);
+	if (up && tgt) {
+		CHECK_INT(tgt->count, 4);
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			const td_file_t *f = find(tgt, want[i].path);
+			CHECK(f && f->has_digest);
+			CHECK_INT(f && f->digest.sha_only, want[i].sha_only);
+		}
+		/* back.c twice: SHA-256 first, then in full */
+		CHECK_INT(st.files_read, 5);
+		CHECK_INT(st.files_listed, 4);
+	}
+	td_tree_free(up);
+	td_tree_free(tgt);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tgt_dir, want[i].path);
+		unlink(path);
+	}
+	rmdir(tgt_dir);
+	fx_cleanup(db_path);
+}
+
 int main(void)
 {
 	test_keeps_handle();
+	test_reads_what_is_needed();
 	test_edges();
 	return check_finish();
 }
