@@ -2,6 +2,7 @@
  * multi-version database), identical content at another path (moved), and
  * the nearest upstream file by TLSH distance (copied). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -407,71 +408,6 @@ typedef struct query {
 	int verify;               /* 1: the candidates are diffed */
 } query_t;
 
-typedef struct search {
-	const td_tlsh_index_t *ix;
-	query_t *q;
-	size_t begin, end;
-	uint64_t distances;
-} search_t;
-
-static void *search_run(void *arg)
-{
-	search_t *s = arg;
-
-	for (size_t i = s->begin; i < s->end; i++) {
-		query_t *q = &s->q[i];
-		q->n = td_tlsh_index_nearest_k(s->ix, &q->c->target->digest.tlsh, q->limit, q->skip, q->k,
-					       q->found, q->dist, &s->distances);
-	}
-	return NULL;
-}
-
-static unsigned search_threads(const td_origin_opts_t *o, size_t nq)
-{
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t t = o->threads ? o->threads : online > 0 ? (size_t)online : 1;
-	size_t most = nq / MIN_QUERIES_PER_THREAD;
-
-	if (t > most)
-		t = most;
-	if (t > 256)
-		t = 256;
-	return t ? (unsigned)t : 1;
-}
-
-/* Run the queries on threads, each over its own slice; the answers land in
- * the queries, so the outcome does not depend on the thread count. */
-static uint64_t run_queries(const td_tlsh_index_t *ix, query_t *q, size_t nq, unsigned threads)
-{
-	search_t s[256];
-	pthread_t tid[256];
-	int started[256] = { 0 };
-	uint64_t distances = 0;
-
-	if (threads < 1)
-		threads = 1;
-	if (threads > 256)
-		threads = 256;
-	for (unsigned t = 0; t < threads; t++) {
-		s[t].ix = ix;
-		s[t].q = q;
-		s[t].begin = nq * t / threads;
-		s[t].end = nq * (t + 1) / threads;
-		s[t].distances = 0;
-	}
-	for (unsigned t = 1; t < threads; t++)
-		started[t] = !pthread_create(&tid[t], NULL, search_run, &s[t]);
-	search_run(&s[0]);
-	for (unsigned t = 1; t < threads; t++) {
-		if (started[t])
-			pthread_join(tid[t], NULL);
-		else
-			search_run(&s[t]);
-		distances += s[t].distances;
-	}
-	return distances + s[0].distances;
-}
-
 static void set_origin(td_change_t *c, td_origin_kind_t kind, const td_file_t *from, int dist,
 		       const td_thresholds_t *t)
 {
@@ -713,23 +649,102 @@ static void same_name_candidates(query_t *q, const upstream_set_t *u, const by_n
 	add_best_names(q, u, &best, len_diff);
 }
 
-static int add_name_candidates(query_t *q, size_t nq, const upstream_set_t *u, int len_diff, td_error_t *err)
+/* The upstream files by basename, for same_name_candidates; NULL when
+ * out of memory. */
+static by_name_t *names_build(const upstream_set_t *u)
 {
-	by_name_t *names;
+	by_name_t *names = td_malloc_array(u->n ? u->n : 1, sizeof(*names));
 
-	if (!(names = td_malloc_array(u->n ? u->n : 1, sizeof(*names))))
-		return td_error_set(err, TD_ENOMEM, "out of memory finding origins");
+	if (!names)
+		return NULL;
 	for (size_t i = 0; i < u->n; i++) {
 		names[i].name = base_name(u->files[i], &names[i].len);
 		names[i].index = i;
 	}
 	qsort(names, u->n, sizeof(*names), by_name_cmp);
-	for (size_t i = 0; i < nq; i++) {
-		if (!q[i].verify)
-			continue;
-		same_dir_candidates(&q[i], u, len_diff);
-		same_name_candidates(&q[i], u, names, len_diff);
+	return names;
+}
+
+/* ---- the queries, on threads ---- */
+
+/* Queries a thread takes at a time. */
+#define SEARCH_CHUNK 16
+
+typedef struct search {
+	const td_tlsh_index_t *ix;
+	const upstream_set_t *u;
+	const by_name_t *names;
+	int len_diff;
+	query_t *q;
+	size_t nq;
+	atomic_size_t *next;
+	uint64_t distances;
+} search_t;
+
+/* Each query: its TLSH candidates, then for a verified one its name
+ * candidates. */
+static void *search_run(void *arg)
+{
+	search_t *s = arg;
+	size_t begin;
+
+	while ((begin = atomic_fetch_add(s->next, SEARCH_CHUNK)) < s->nq) {
+		size_t end = s->nq - begin < SEARCH_CHUNK ? s->nq : begin + SEARCH_CHUNK;
+		for (size_t i = begin; i < end; i++) {
+			query_t *q = &s->q[i];
+			q->n = td_tlsh_index_nearest_k(s->ix, &q->c->target->digest.tlsh, q->limit, q->skip, q->k,
+						       q->found, q->dist, &s->distances);
+			if (q->verify) {
+				same_dir_candidates(q, s->u, s->len_diff);
+				same_name_candidates(q, s->u, s->names, s->len_diff);
+			}
+		}
 	}
+	return NULL;
+}
+
+static unsigned search_threads(const td_origin_opts_t *o, size_t nq)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t t = o->threads ? o->threads : online > 0 ? (size_t)online : 1;
+	size_t most = nq / MIN_QUERIES_PER_THREAD;
+
+	if (t > most)
+		t = most;
+	if (t > 256)
+		t = 256;
+	return t ? (unsigned)t : 1;
+}
+
+/* Run the queries on threads, a chunk at a time; the answers land in the
+ * queries, so the outcome does not depend on the thread count. Adds the
+ * TLSH distances computed to *distances. 0 or TD_ENOMEM. */
+static int run_queries(const td_tlsh_index_t *ix, const upstream_set_t *u, int len_diff, query_t *q, size_t nq,
+		       unsigned threads, uint64_t *distances)
+{
+	search_t s[256];
+	pthread_t tid[256];
+	int started[256] = { 0 };
+	atomic_size_t next = 0;
+	by_name_t *names = names_build(u);
+
+	if (!names)
+		return TD_ENOMEM;
+	if (threads < 1)
+		threads = 1;
+	if (threads > 256)
+		threads = 256;
+	for (unsigned t = 0; t < threads; t++)
+		s[t] = (search_t){ .ix = ix, .u = u, .names = names, .len_diff = len_diff, .q = q, .nq = nq,
+				   .next = &next };
+	for (unsigned t = 1; t < threads; t++)
+		started[t] = !pthread_create(&tid[t], NULL, search_run, &s[t]);
+	search_run(&s[0]);
+	for (unsigned t = 1; t < threads; t++)
+		if (started[t])
+			pthread_join(tid[t], NULL);
+	for (unsigned t = 0; t < threads; t++)
+		*distances += s[t].distances;
 	free(names);
 	return TD_OK;
 }
@@ -882,9 +897,10 @@ int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t 
 	if (nq) {
 		if ((rc = td_tlsh_index_new(&ix, u.digests, u.n, r->len_diff, err)))
 			goto out;
-		st.distances = run_queries(ix, q, nq, search_threads(o, nq));
-		if ((rc = add_name_candidates(q, nq, &u, r->len_diff, err)))
+		if (run_queries(ix, &u, r->len_diff, q, nq, search_threads(o, nq), &st.distances)) {
+			rc = td_error_set(err, TD_ENOMEM, "out of memory finding origins");
 			goto out;
+		}
 	}
 	if ((rc = verify_candidates(r, o, &u, q, nq, &st, err)))
 		goto out;
