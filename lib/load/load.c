@@ -144,22 +144,22 @@ static td_need_t target_need(void *ctx, const td_file_t *tf)
 	return is_file(tf) ? pair_need(td_tree_find(u, tf->path, tf->path_len), tf) : TD_NEED_NONE;
 }
 
-/* Decide what each side must read (pair_need). */
-static void plan_first_pass(side_t *u, side_t *t, int upstream_full)
+/* Decide what a source upstream must read (pair_need with each target
+ * file; the target is read as far as it needs while it is opened). */
+static void plan_upstream(side_t *u, const side_t *t, int upstream_full)
 {
 	int added = 0;
 
+	if (!u->src)
+		return;
 	for (size_t j = 0; j < t->tree->count; j++) {
 		const td_file_t *tf = &t->tree->files[j];
 		const td_file_t *uf;
-		td_need_t n;
 		if (!is_file(tf))
 			continue;
 		uf = td_tree_find(u->tree, tf->path, tf->path_len);
-		n = pair_need(uf, tf);
-		want(t, tf, n);
 		if (is_file(uf))
-			want(u, uf, n);
+			want(u, uf, pair_need(uf, tf));
 		else
 			added = 1;
 	}
@@ -262,8 +262,8 @@ static int load_pair(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t *
 	if ((rc = side_open(&u, upstream_db, upstream_spec, opts->upstream_label, 0, opts, stats, err)) ||
 	    (rc = target_open(&t, u.tree, target_spec, opts, stats, err)))
 		goto out;
-	plan_first_pass(&u, &t, opts->upstream_full);
-	if ((rc = digest_side(&u, stats, err)) || (rc = digest_side(&t, stats, err)))
+	plan_upstream(&u, &t, opts->upstream_full);
+	if ((rc = digest_side(&u, stats, err)))
 		goto out;
 	if (plan_second_pass(&u, &t) &&
 	    ((rc = digest_side(&u, stats, err)) || (rc = digest_side(&t, stats, err))))
