@@ -7,8 +7,6 @@
 #include "internal.h"
 #include "linediff.h"
 
-#define ONES 0x0101010101010101ull
-
 /* Eight bytes at a time: a byte's high bit is set in
  * ~(((x & low7) + low7) | x | low7) exactly when the byte of x is zero, so
  * with x the bytes xor '\n' that counts the '\n's, without the false
@@ -17,7 +15,7 @@
 uint64_t td_line_count(const void *buf, size_t len)
 {
 	const unsigned char *b = buf;
-	const uint64_t low7 = ONES * 0x7f;
+	const uint64_t low7 = TD_BYTE_ONES * 0x7f;
 	uint64_t lines = 0;
 	size_t i = 0;
 
@@ -26,7 +24,7 @@ uint64_t td_line_count(const void *buf, size_t len)
 		for (int k = 0; k < 255 && len - i >= 8; k++, i += 8) {
 			uint64_t x;
 			memcpy(&x, b + i, 8);
-			x ^= ONES * '\n';
+			x ^= TD_BYTE_ONES * '\n';
 			sums += ~(((x & low7) + low7) | x | low7) >> 7;
 		}
 		sums = (sums & 0x00ff00ff00ff00ffull) + ((sums >> 8) & 0x00ff00ff00ff00ffull);

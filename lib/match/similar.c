@@ -366,8 +366,6 @@ static uint64_t mix(uint64_t h, uint64_t w)
 	return h ^ (h >> 29);
 }
 
-#define ONES 0x0101010101010101ull
-
 /* Eight bytes at p, the first in the low byte whatever the byte order (so
  * that the borrow of bytes_equal runs from earlier bytes to later ones);
  * past n, zeros. */
@@ -386,9 +384,9 @@ static inline uint64_t load_bytes(const char *p, size_t n)
  * exact; a byte after a marked one can be marked falsely. */
 static inline uint64_t bytes_equal(uint64_t w, unsigned char c)
 {
-	uint64_t x = w ^ (ONES * c);
+	uint64_t x = w ^ (TD_BYTE_ONES * c);
 
-	return (x - ONES) & ~x & (ONES << 7);
+	return (x - TD_BYTE_ONES) & ~x & (TD_BYTE_ONES << 7);
 }
 
 /* The line at p, up to and with its '\n' or to end (p < end): its hash,

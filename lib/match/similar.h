@@ -62,8 +62,8 @@ int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, con
 
 /* The lines of a buffer as a multiset of hashes, to bound the similarity of
  * two buffers before diffing them: the diff keeps no more lines than the two
- * multisets share. A bag made with table can be the second bag of td_linebag_bound, which
- * probes its hash table: no sorting. */
+ * multisets share. A bag made with table can be the second bag of
+ * td_linebag_bound, which probes its hash table: no sorting. */
 typedef struct td_lineslot {
 	uint64_t key;      /* 0: empty slot */
 	uint32_t count;    /* lines with that hash */
