@@ -528,17 +528,31 @@ static inline int lineset_take(td_lineset_t *t, uint64_t h)
 	return t->slot[at].key && slot_take(t, at);
 }
 
-/* The lines of a that the lines of t and of more (may be NULL) share with
- * it, a line of theirs taken once. */
-static size_t shared_lines(const td_linebag_t *a, td_lineset_t *t, td_lineset_t *more)
+/* The lines of a that the lines of t share with it, a line of t's taken
+ * once. */
+static size_t shared_lines(const td_linebag_t *a, td_lineset_t *t)
 {
 	size_t shared = 0;
 
 	t->now++;
-	if (more)
-		more->now++;
 	for (size_t i = 0; i < a->n; i++)
-		shared += lineset_take(t, a->hash[i]) || (more && lineset_take(more, a->hash[i]));
+		shared += lineset_take(t, a->hash[i]);
+	return shared;
+}
+
+/* shared_lines(a, t), with the lines of a that t has none left for in
+ * rest (room for a->n), *nrest of them. */
+static size_t shared_split(const td_linebag_t *a, td_lineset_t *t, uint64_t *rest, size_t *nrest)
+{
+	size_t shared = 0;
+
+	t->now++;
+	*nrest = 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (lineset_take(t, a->hash[i]))
+			shared++;
+		else
+			rest[(*nrest)++] = a->hash[i];
 	return shared;
 }
 
@@ -548,7 +562,7 @@ double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b)
 		return 1;
 	if (!b->has_set)
 		return 1; /* no table: no bound */
-	return 2.0 * (double)shared_lines(a, &b->set, NULL) / (double)(a->n + b->n);
+	return 2.0 * (double)shared_lines(a, &b->set) / (double)(a->n + b->n);
 }
 
 double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b)
@@ -644,6 +658,7 @@ void td_simfile_release(td_simfile_t *f)
 	free(f->line_at);
 	free(f->touched);
 	free(f->line);
+	free(f->rest);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -748,19 +763,22 @@ static double renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const 
 	td_lineset_t *t = &f->bag.set, changed;
 	rename_spec_t r;
 	uint64_t *h = NULL;
+	size_t kept, nrest;
 	double bound = -1;
 
 	if (!f->has_bag || !f->bag.has_set || rename_spec(&r, s) || touched_lines(f, s))
 		return -1;
 	if (!old_bag->n && !f->bag.n)
 		return 1;
+	if (td_grow((void **)&f->rest, &f->rest_cap, old_bag->n, sizeof(*f->rest)))
+		return -1;
+	/* the lines old shares with the untouched ones, and the rest of old's
+	 * for the renamed lines */
+	touched_count(f, 0);
+	kept = shared_split(old_bag, t, f->rest, &nrest);
+	touched_count(f, 1);
 	if (need >= 0) {
-		size_t kept, rest;
-		touched_count(f, 0);
-		kept = shared_lines(old_bag, t, NULL);
-		touched_count(f, 1);
-		rest = old_bag->n - kept;
-		bound = 2.0 * (double)(kept + (f->ntouched < rest ? f->ntouched : rest)) /
+		bound = 2.0 * (double)(kept + (f->ntouched < nrest ? f->ntouched : nrest)) /
 			(double)(old_bag->n + f->bag.n);
 		if (below(bound, need, above))
 			return bound;
@@ -780,10 +798,10 @@ static double renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const 
 	}
 	if (lineset_init(&changed, h, f->ntouched))
 		goto out;
-	/* the changed lines out of f's table while old is probed */
-	touched_count(f, 0);
-	bound = 2.0 * (double)shared_lines(old_bag, t, &changed) / (double)(old_bag->n + f->bag.n);
-	touched_count(f, 1);
+	changed.now++;
+	for (size_t i = 0; i < nrest; i++)
+		kept += (size_t)lineset_take(&changed, f->rest[i]);
+	bound = 2.0 * (double)kept / (double)(old_bag->n + f->bag.n);
 	lineset_release(&changed);
 out:
 	free(h);

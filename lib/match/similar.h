@@ -116,6 +116,8 @@ typedef struct td_simfile {
 	char touched_to[2][TD_RENAME_PREFIX_MAX + 1];
 	char *line;        /* a line renamed, line_cap bytes */
 	size_t line_cap;
+	uint64_t *rest;    /* the other file's lines left for the renamed ones, rest_cap of them */
+	size_t rest_cap;
 } td_simfile_t;
 
 void td_simfile_init(td_simfile_t *f, const void *buf, size_t len);
