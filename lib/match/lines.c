@@ -137,13 +137,8 @@ static int read_direct(lines_ctx_t *x, worker_buf_t *wb, int s, const td_file_t 
 		return TD_OK;
 	}
 	need = (size_t)f->size_bytes + 1;
-	if (need > wb->cap) {
-		uint8_t *p = realloc(wb->data, need);
-		if (!p)
-			return TD_ENOMEM;
-		wb->data = p;
-		wb->cap = need;
-	}
+	if (td_grow((void **)&wb->data, &wb->cap, need, 1))
+		return TD_ENOMEM;
 	rc = td_source_read_all(x->side[s].src, f, wb->data, need, len, &skip, &err);
 	if (rc == TD_ENOMEM)
 		return rc;
