@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Opt-in: on two real trees, compare's modified/added/removed sets equal
-# diff -rq's. Trees: $TD_TREE_A and $TD_TREE_B, by default two linux-source-6.1
+# diff -rq's (a symlink's target is its content). Trees: $TD_TREE_A and $TD_TREE_B, by default two linux-source-6.1
 # versions from bench/fetch.sh's cache.
 set -euo pipefail
 td=$1
@@ -29,10 +29,12 @@ def expand(root, p):
     if os.path.isdir(full) and not os.path.islink(full):
         return {os.path.relpath(os.path.join(d, n), root) for d, _, fs in os.walk(full) for n in fs}
     return {p}
-files = re.compile(r'^Files %s/(.*) and %s/.* differ$' % (re.escape(a), re.escape(b)))
+# contents or link targets that differ, or one kind of entry become another
+changed = [re.compile(r'^(?:Files|Symbolic links) %s/(.*) and %s/.* differ$' % (re.escape(a), re.escape(b))),
+           re.compile(r'^File %s/(.*) is an? .* while file %s/.* is an? .*$' % (re.escape(a), re.escape(b)))]
 for line in open(diff_txt, encoding='utf-8', errors='surrogateescape'):
     line = line.rstrip('\n')
-    m = files.match(line)
+    m = next((m for m in (c.match(line) for c in changed) if m), None)
     if m:
         want['modified'].add(m.group(1))
         continue
