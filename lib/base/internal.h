@@ -31,6 +31,11 @@ int td_grow(void **buf, size_t *cap, size_t need, size_t elem_size);
 
 /* Byte order of paths, a prefix first: memcmp order, as SQLite sorts BLOBs. */
 int td_path_cmp(const char *a, size_t alen, const char *b, size_t blen);
+/* Whether f[0..n) is in td_path_cmp order already (equal paths next to
+ * each other allowed): what a directory walk, a git tree and a database
+ * give, so that sorting them again can be skipped. */
+struct td_file;
+int td_files_in_order(const struct td_file *f, size_t n);
 
 /* Keep a copy of s with r until td_result_free (for the const char *
  * fields of its changes); *out points to the copy. Only for results from

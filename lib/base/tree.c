@@ -109,9 +109,17 @@ static int file_cmp(const void *pa, const void *pb)
 	return td_path_cmp(a->path, a->path_len, b->path, b->path_len);
 }
 
+int td_files_in_order(const td_file_t *f, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (file_cmp(&f[i - 1], &f[i]) > 0)
+			return 0;
+	return 1;
+}
+
 int td_tree_sort(td_tree_t *t)
 {
-	if (t->count > 1)
+	if (!td_files_in_order(t->files, t->count))
 		qsort(t->files, t->count, sizeof(td_file_t), file_cmp);
 	for (size_t i = 1; i < t->count; i++)
 		if (!file_cmp(&t->files[i - 1], &t->files[i]))

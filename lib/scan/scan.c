@@ -1062,7 +1062,7 @@ static int sort_and_merge_duplicates(td_tree_t *tree)
 {
 	size_t out = 0;
 
-	if (tree->count > 1)
+	if (!td_files_in_order(tree->files, tree->count))
 		qsort(tree->files, tree->count, sizeof(td_file_t), file_order);
 	for (size_t i = 0; i < tree->count; i++) {
 		if (out && !path_cmp(&tree->files[out - 1], &tree->files[i])) {

@@ -246,8 +246,32 @@ static void test_cosmetic(void)
 	free(edited);
 }
 
+/* td_tree_sort: byte order with a prefix first ('.' before '/'), whether
+ * the entries come in order already (left as they are) or not; a path
+ * twice is refused either way. */
+static void test_tree_sort(void)
+{
+	static const char *const in[] = { "b/x", "a/b", "a.c", "a", "b" };
+	static const char *const want[] = { "a", "a.c", "a/b", "b", "b/x" };
+	const size_t n = sizeof(in) / sizeof(in[0]);
+
+	for (int pass = 0; pass < 2; pass++) {
+		td_tree_t *t = fx_tree(NULL);
+		for (size_t i = 0; i < n; i++)
+			fx_add_text(t, pass ? want[i] : in[i], i, 10);
+		CHECK_INT(td_tree_sort(t), 0);
+		for (size_t i = 0; i < n && i < t->count; i++)
+			CHECK_STR(t->files[i].path, want[i]);
+		/* the same path again, at the end (out of order) or next to it */
+		fx_add_text(t, pass ? "b/x" : "a.c", 99, 10);
+		CHECK_INT(td_tree_sort(t), TD_EINVAL);
+		td_tree_free(t);
+	}
+}
+
 int main(void)
 {
+	test_tree_sort();
 	test_cosmetic();
 	test_classify();
 	test_statuses();
