@@ -210,12 +210,13 @@ static int digest_side(side_t *s, td_scan_stats_t *stats, td_error_t *err)
  * side where the content is provably the same (td_scan_reuse). A directory
  * or git revision is read while it is walked, each file as far as its
  * pair_need with upstream asks: the walk of a big tree takes a core for a
- * good while. */
+ * good while. An archive is digested in full as it is listed. */
 static int target_open(side_t *t, const td_tree_t *upstream, const char *spec, const td_load_opts_t *o,
 		       td_scan_stats_t *stats, td_error_t *err)
 {
 	td_listing_watch_t watch = { .need = target_need, .ctx = (void *)upstream };
 	td_listing_t *l = NULL;
+	td_scan_opts_t so;
 	int rc;
 
 	if (td_spec_is_db(spec))
@@ -223,25 +224,14 @@ static int target_open(side_t *t, const td_tree_t *upstream, const char *spec, c
 	side_init(t, o, 1);
 	if ((rc = td_source_open(&t->src, spec, &o->source, err)))
 		return rc;
-	if (!td_source_random_access(t->src)) {
-		size_t n;
-		if ((rc = td_scan_list(&t->tree, t->src, &t->scan, stats, err)))
-			return rc;
-		n = td_scan_reuse(t->tree, upstream);
-		if (stats)
-			stats->files_reused += n;
-	} else {
-		td_scan_opts_t so = t->scan;
-		so.reuse = upstream;
-		if (td_listing_new(&l, t->src))
-			return td_error_set(err, TD_ENOMEM, "out of memory");
-		if (!(rc = td_scan_stream(l, t->src, &so, stats, &watch, err)))
-			rc = td_listing_take(l, &t->tree, err);
-		td_listing_free(l);
-		if (rc)
-			return rc;
-	}
-	return side_need(t, err);
+	so = t->scan;
+	so.reuse = upstream;
+	if (td_listing_new(&l, t->src))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	if (!(rc = td_scan_stream(l, t->src, &so, stats, &watch, err)))
+		rc = td_listing_take(l, &t->tree, err);
+	td_listing_free(l);
+	return rc ? rc : side_need(t, err);
 }
 
 /* td_load_pair and td_load_pair_db; upstream_db may be NULL. */

@@ -682,7 +682,7 @@ typedef struct search {
 } search_t;
 
 /* Each query: its TLSH candidates, then for a verified one its name
- * candidates. */
+ * candidates (names is NULL when no query is verified). */
 static void *search_run(void *arg)
 {
 	search_t *s = arg;
@@ -694,7 +694,7 @@ static void *search_run(void *arg)
 			query_t *q = &s->q[i];
 			q->n = td_tlsh_index_nearest_k(s->ix, &q->c->target->digest.tlsh, q->limit, q->skip, q->k,
 						       q->found, q->dist, &s->distances);
-			if (q->verify) {
+			if (q->verify && s->names) {
 				same_dir_candidates(q, s->u, s->len_diff);
 				same_name_candidates(q, s->u, s->names, s->len_diff);
 			}
@@ -726,9 +726,13 @@ static int run_queries(const td_tlsh_index_t *ix, const upstream_set_t *u, int l
 	pthread_t tid[256];
 	int started[256] = { 0 };
 	atomic_size_t next = 0;
-	by_name_t *names = names_build(u);
+	by_name_t *names = NULL;
+	size_t verified = 0;
 
-	if (!names)
+	/* the name candidates are for verified queries only */
+	while (verified < nq && !q[verified].verify)
+		verified++;
+	if (verified < nq && !(names = names_build(u)))
 		return TD_ENOMEM;
 	if (threads < 1)
 		threads = 1;

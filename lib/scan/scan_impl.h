@@ -48,8 +48,8 @@ typedef struct td_listing_watch {
 
 /* List src into l and digest its files, at once for random-access sources
  * (reading starts while the walk goes on; what watch->need asks, or
- * everything), listing first for archives (everything). opts->reuse is applied as td_scan_reuse does. watch may be
- * NULL. */
+ * everything), listing first for archives (everything). opts->reuse is
+ * applied as td_scan_reuse does. watch may be NULL. */
 int td_scan_stream(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts,
 		   td_scan_stats_t *stats, const td_listing_watch_t *watch, td_error_t *err);
 
