@@ -659,6 +659,7 @@ void td_simfile_release(td_simfile_t *f)
 	free(f->touched);
 	free(f->line);
 	free(f->rest);
+	free(f->renamed_hash);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -762,7 +763,7 @@ static double renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const 
 {
 	td_lineset_t *t = &f->bag.set, changed;
 	rename_spec_t r;
-	uint64_t *h = NULL;
+	uint64_t *h;
 	size_t kept, nrest;
 	double bound = -1;
 
@@ -784,28 +785,44 @@ static double renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const 
 			return bound;
 		bound = -1;
 	}
-	if (!(h = td_malloc_array(f->ntouched ? f->ntouched : 1, sizeof(*h))))
-		goto out;
+	if (td_grow((void **)&f->renamed_hash, &f->renamed_cap, f->ntouched ? f->ntouched : 1, sizeof(*h)))
+		return -1;
+	h = f->renamed_hash;
 	for (size_t i = 0; i < f->ntouched; i++) {
 		size_t j = f->touched[i], at = f->line_at[j], len = f->line_at[j + 1] - at;
 		size_t room = rename_room(&r, len), n;
-		if (!room)
-			goto out;
-		if (td_grow((void **)&f->line, &f->line_cap, room, 1))
-			goto out;
+		if (!room || td_grow((void **)&f->line, &f->line_cap, room, 1))
+			return -1;
 		n = rename_copy(f->line, s, &r, f->buf + at, len);
 		h[i] = line_hash(f->line, n);
 	}
 	if (lineset_init(&changed, h, f->ntouched))
-		goto out;
+		return -1;
 	changed.now++;
 	for (size_t i = 0; i < nrest; i++)
 		kept += (size_t)lineset_take(&changed, f->rest[i]);
 	bound = 2.0 * (double)kept / (double)(old_bag->n + f->bag.n);
 	lineset_release(&changed);
-out:
-	free(h);
 	return bound;
+}
+
+/* f's own hashes with the touched lines' renamed: a name holds no
+ * newline, so a rename moves no line. */
+int td_simfile_renamed_bag(td_linebag_t *out, const td_simfile_t *f)
+{
+	memset(out, 0, sizeof(*out));
+	if (!(out->hash = td_malloc_array(f->bag.n ? f->bag.n : 1, sizeof(*out->hash))))
+		return TD_ENOMEM;
+	memcpy(out->hash, f->bag.hash, f->bag.n * sizeof(*out->hash));
+	for (size_t i = 0; i < f->ntouched; i++)
+		out->hash[f->touched[i]] = f->renamed_hash[i];
+	out->n = f->bag.n;
+	if (lineset_init(&out->set, out->hash, out->n)) {
+		td_linebag_release(out);
+		return TD_ENOMEM;
+	}
+	out->has_set = 1;
+	return TD_OK;
 }
 
 double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const td_similarity_t *s)
@@ -859,21 +876,16 @@ int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_
 	/* the diff is of new with the rename, if any, undone: bound that */
 	if (!out->renamed) {
 		bound = td_linebag_bound(&ob, nb);
-	} else {
-		if ((bound = renamed_bound(&ob, nf, out, need, above)) < 0) {
-			rc = TD_ENOMEM;
-			goto nomem;
-		}
-		if (!below(bound, need, above) &&
-		    (rc = td_rename_apply(&renamed, &renamed_len, out, nf->buf, nf->len)))
-			goto nomem;
+	} else if ((bound = renamed_bound(&ob, nf, out, need, above)) < 0) {
+		rc = TD_ENOMEM;
+		goto nomem;
 	}
 	/* a big pair costs a slow diff: first the bound in order */
 	if (!below(bound, need, above) && ob.n + nb->n >= ORDER_MIN_LINES) {
 		double order = -1;
-		if (!renamed)
+		if (!out->renamed)
 			order = td_linebag_order_bound(&ob, nb);
-		else if (!td_linebag_init(&rb, renamed, renamed_len, 1)) {
+		else if (!td_simfile_renamed_bag(&rb, nf)) {
 			order = td_linebag_order_bound(&ob, &rb);
 			td_linebag_release(&rb);
 		}
@@ -882,11 +894,12 @@ int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_
 	}
 	td_linebag_release(&ob);
 	if (below(bound, need, above)) {
-		free(renamed);
 		out->value = bound;
 		out->bounded = 1;
 		return TD_OK;
 	}
+	if (out->renamed && (rc = td_rename_apply(&renamed, &renamed_len, out, nf->buf, nf->len)))
+		goto nomem;
 	rc = similarity_of(out, old_buf, old_len, renamed ? renamed : nf->buf, renamed ? renamed_len : nf->len,
 			   err);
 	free(renamed);

@@ -118,6 +118,9 @@ typedef struct td_simfile {
 	size_t line_cap;
 	uint64_t *rest;    /* the other file's lines left for the renamed ones, rest_cap of them */
 	size_t rest_cap;
+	uint64_t *renamed_hash; /* the touched lines' hashes, renamed by the last rename bounded
+				 * in full (room for renamed_cap) */
+	size_t renamed_cap;
 } td_simfile_t;
 
 void td_simfile_init(td_simfile_t *f, const void *buf, size_t len);
@@ -129,6 +132,10 @@ void td_simfile_release(td_simfile_t *f);
  * table; old_bag is the bag of any buffer. -1 when out of memory (or
  * without f's table). */
 double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, const td_similarity_t *s);
+/* After td_linebag_renamed_bound(old_bag, f, s): the bag that
+ * td_linebag_init would make, with table, of f renamed as s says, without
+ * renaming f or hashing it again. 0 or TD_ENOMEM. */
+int td_simfile_renamed_bag(td_linebag_t *out, const td_simfile_t *f);
 
 /* td_similarity(out, old, new) when the line bags let it reach need (pass
  * it, with above); otherwise out->bounded, and out->value a bound of the

@@ -411,7 +411,7 @@ static void test_renamed_bound(void)
 		char buf[2][512], *whole;
 		size_t len[2] = { 0, 0 }, whole_len;
 		td_simfile_t f;
-		td_linebag_t old_bag, renamed;
+		td_linebag_t old_bag, renamed, from_table;
 
 		for (int side = 0; side < 2; side++) {
 			x = x * 6364136223846793005u + 1442695040888963407u;
@@ -439,6 +439,12 @@ static void test_renamed_bound(void)
 			CHECK_INT(td_rename_apply(&whole, &whole_len, &s, buf[1], len[1]), 0);
 			CHECK_INT(td_linebag_init(&renamed, whole, whole_len, 1), 0);
 			CHECK(td_linebag_renamed_bound(&old_bag, &f, &s) == td_linebag_bound(&old_bag, &renamed));
+			/* and the renamed bag is the one of the file renamed whole */
+			CHECK_INT(td_simfile_renamed_bag(&from_table, &f), 0);
+			CHECK(from_table.n == renamed.n && from_table.has_set);
+			CHECK(!memcmp(from_table.hash, renamed.hash, renamed.n * sizeof(*renamed.hash)));
+			CHECK(td_linebag_order_bound(&old_bag, &from_table) == td_linebag_order_bound(&old_bag, &renamed));
+			td_linebag_release(&from_table);
 			td_linebag_release(&renamed);
 			free(whole);
 		}
@@ -601,6 +607,72 @@ static void test_similarity_bounded(void)
 	CHECK(renamed > 100);
 }
 
+/* The same for pairs big enough to be bounded in order (4,096 lines and
+ * more), renamed or not: new is old with its foo_ names renamed baz_ (every
+ * other round), lines dropped and added, and a block moved, so that the
+ * bound in order is below the bag bound. */
+static void test_similarity_bounded_big(void)
+{
+	static const double needs[] = { 0.3, 0.6, 0.9 };
+	size_t cap = 96 * 2400, diffed = 0, bounded = 0, renamed = 0, at[2400];
+	char *buf[2] = { malloc(cap), malloc(cap) };
+	uint64_t x = 5;
+
+	CHECK(buf[0] && buf[1]);
+	for (int round = 0; round < 24 && buf[0] && buf[1]; round++) {
+		size_t len[2] = { 0, 0 }, lines = 2100 + (size_t)round * 10, moved_from = lines / 3;
+		int renaming = round % 2;
+		double need = needs[round % 3];
+		td_similarity_t want, got;
+		td_simfile_t nf;
+		td_error_t err = { 0 };
+
+		for (size_t i = 0; i < lines; i++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			at[i] = len[0];
+			len[0] += (size_t)snprintf(buf[0] + len[0], cap - len[0], "\tfoo_v%u(foo_%u);\n",
+						   (unsigned)(x >> 33) % 700, (unsigned)(x >> 45) % 50);
+		}
+		at[lines] = len[0];
+		/* new: old's lines from a third on, then the first third
+		 * (moved), each dropped or doubled now and then */
+		for (size_t k = 0; k < lines; k++) {
+			size_t i = (k + moved_from) % lines;
+			const char *line = buf[0] + at[i], *end = buf[0] + at[i + 1];
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			for (int copies = (x >> 33) % 8 == 0 ? 0 : (x >> 33) % 8 == 1 ? 2 : 1; copies > 0; copies--)
+				for (const char *p = line; p < end; p++) {
+					if (renaming && !strncmp(p, "foo", 3)) {
+						memcpy(buf[1] + len[1], "baz", 3);
+						len[1] += 3;
+						p += 2;
+					} else {
+						buf[1][len[1]++] = *p;
+					}
+				}
+		}
+		CHECK_INT(td_similarity(&want, buf[0], len[0], buf[1], len[1], &err), 0);
+		td_simfile_init(&nf, buf[1], len[1]);
+		CHECK_INT(td_similarity_bounded(&got, buf[0], len[0], &nf, need, 0, &err), 0);
+		td_simfile_release(&nf);
+		if (got.bounded) {
+			bounded++;
+			CHECK(got.value < need);
+			CHECK(got.value >= want.value);
+		} else {
+			diffed++;
+			CHECK(got.value == want.value);
+			CHECK_INT(got.renamed, want.renamed);
+		}
+		renamed += want.renamed > 0;
+	}
+	CHECK(diffed > 3);
+	CHECK(bounded > 3);
+	CHECK(renamed > 3);
+	free(buf[0]);
+	free(buf[1]);
+}
+
 static void test_lines_distance(void)
 {
 	int last = -1;
@@ -635,6 +707,7 @@ int main(void)
 	test_renamed_bound();
 	test_order_bound();
 	test_similarity_bounded();
+	test_similarity_bounded_big();
 	test_lines_distance();
 	return check_finish();
 }
