@@ -361,14 +361,32 @@ static int has_tlsh(const td_file_t *f)
 /* Upstream files by content, for exact matches: those the target no
  * longer has first (a move leaves its old path behind), then path order. */
 typedef struct by_sha {
+	uint64_t key; /* the SHA-256's first 8 bytes, big-endian: its order, in the entry */
 	const td_file_t *f;
-	int kept;   /* 1: the target still has this path */
+	int kept;     /* 1: the target still has this path */
 } by_sha_t;
+
+static uint64_t sha_key(const td_file_t *f)
+{
+	uint64_t k = 0;
+
+	for (int i = 0; i < 8; i++)
+		k = k << 8 | f->digest.sha256[i];
+	return k;
+}
+
+/* By content: the key, then the rest of the SHA-256 (only for equal keys). */
+static int sha_cmp(uint64_t ka, const td_file_t *a, uint64_t kb, const td_file_t *b)
+{
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	return memcmp(a->digest.sha256, b->digest.sha256, TD_SHA256_BYTES);
+}
 
 static int by_sha_cmp(const void *pa, const void *pb)
 {
 	const by_sha_t *a = pa, *b = pb;
-	int c = memcmp(a->f->digest.sha256, b->f->digest.sha256, TD_SHA256_BYTES);
+	int c = sha_cmp(a->key, a->f, b->key, b->f);
 
 	if (c)
 		return c;
@@ -380,16 +398,17 @@ static int by_sha_cmp(const void *pa, const void *pb)
 /* The first upstream file with f's content at another path, or NULL. */
 static const td_file_t *find_same_content(const by_sha_t *v, size_t n, const td_file_t *f)
 {
+	uint64_t key = sha_key(f);
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (memcmp(v[mid].f->digest.sha256, f->digest.sha256, TD_SHA256_BYTES) < 0)
+		if (sha_cmp(v[mid].key, v[mid].f, key, f) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < n && !memcmp(v[lo].f->digest.sha256, f->digest.sha256, TD_SHA256_BYTES); lo++)
+	for (; lo < n && !sha_cmp(v[lo].key, v[lo].f, key, f); lo++)
 		if (td_path_cmp(v[lo].f->path, v[lo].f->path_len, f->path, f->path_len))
 			return v[lo].f;
 	return NULL;
@@ -461,6 +480,7 @@ static int upstream_set_build(upstream_set_t *u, const td_result_t *r, td_error_
 		const td_file_t *f = &up->files[i];
 		if (!is_full_file(f))
 			continue;
+		u->by_sha[u->nsha].key = sha_key(f);
 		u->by_sha[u->nsha].f = f;
 		u->by_sha[u->nsha++].kept = td_tree_find(r->target, f->path, f->path_len) != NULL;
 		if (has_tlsh(f)) {
