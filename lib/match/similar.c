@@ -95,7 +95,7 @@ static seg_t *seg_slot(const td_segments_t *t, const char *p, size_t n)
 
 static int seg_grow(td_segments_t *t)
 {
-	td_segments_t bigger = { NULL, t->mask ? 2 * t->mask + 1 : 255, t->n };
+	td_segments_t bigger = { NULL, t->mask ? 2 * t->mask + 1 : 255, t->n, t->frequent };
 
 	if (!(bigger.slot = calloc(bigger.mask + 1, sizeof(*bigger.slot))))
 		return TD_ENOMEM;
@@ -140,7 +140,7 @@ int td_segments_init(td_segments_t *t, const char *buf, size_t len)
 				s->len = (uint32_t)n;
 				t->n++;
 			}
-			s->uses++;
+			t->frequent += ++s->uses == TD_RENAME_MIN_USES;
 		}
 		i = j;
 	}
@@ -869,10 +869,14 @@ int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_
 			goto nomem;
 		nf->has_segs = 1;
 	}
-	if ((rc = td_segments_init(&os, old_buf, old_len)))
-		goto nomem;
-	td_rename_detect_in(out, &os, &nf->segs);
-	td_segments_release(&os);
+	/* a rename needs a name that starts TD_RENAME_MIN_USES identifiers of
+	 * new: without one, old's segments are not wanted */
+	if (nf->segs.frequent) {
+		if ((rc = td_segments_init(&os, old_buf, old_len)))
+			goto nomem;
+		td_rename_detect_in(out, &os, &nf->segs);
+		td_segments_release(&os);
+	}
 	/* the diff is of new with the rename, if any, undone: bound that */
 	if (!out->renamed) {
 		bound = td_linebag_bound(&ob, nb);

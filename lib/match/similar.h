@@ -32,6 +32,7 @@ typedef struct td_similarity {
 typedef struct td_segments {
 	struct td_seg *slot;
 	size_t mask, n;
+	size_t frequent;   /* segments used TD_RENAME_MIN_USES times or more: 0, no rename */
 } td_segments_t;
 
 /* 0 or TD_ENOMEM (nothing to release then). */

@@ -72,6 +72,31 @@ static void test_rename_both_casings(void)
 	CHECK(s.value == 1.0);
 }
 
+/* The segments used often enough to be renamed are counted, across the
+ * table's growth: the count that spares a pair the other file's segments. */
+static void test_segments_frequent(void)
+{
+	char buf[64 * 600];
+	size_t len = 0;
+	td_segments_t t;
+
+	CHECK_INT(td_segments_init(&t, "a_x ab_y ab_z ab_w cd_q cd_r", 28), 0);
+	CHECK_INT((int)t.n, 2);
+	CHECK_INT((int)t.frequent, 1);
+	td_segments_release(&t);
+	CHECK_INT(td_segments_init(&t, "ab_x ab_y cd_q cd_r", 19), 0);
+	CHECK_INT((int)t.frequent, 0);
+	td_segments_release(&t);
+	/* 500 names, every fifth used three times: the table grows twice */
+	for (int i = 0; i < 500; i++)
+		for (int k = 0; k < (i % 5 ? 1 : 3); k++)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "n%d_%d ", i, k);
+	CHECK_INT(td_segments_init(&t, buf, len), 0);
+	CHECK_INT((int)t.n, 500);
+	CHECK_INT((int)t.frequent, 100);
+	td_segments_release(&t);
+}
+
 static void test_no_rename(void)
 {
 	/* templated files share their prefix: nothing is rewritten */
@@ -698,6 +723,7 @@ int main(void)
 	test_rename_one_casing();
 	test_rename_both_casings();
 	test_no_rename();
+	test_segments_frequent();
 	test_edge_cases();
 	test_rename_ties();
 	test_rename_detect_random();
