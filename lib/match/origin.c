@@ -30,6 +30,8 @@
 
 /* Below this many queries one thread does all: starting more costs more. */
 #define MIN_QUERIES_PER_THREAD 16
+/* Search threads at most, whatever the options say. */
+#define SEARCH_THREADS_MAX 256
 
 static int is_digit(unsigned char c)
 {
@@ -731,8 +733,8 @@ static unsigned search_threads(const td_origin_opts_t *o, size_t nq)
 
 	if (t > most)
 		t = most;
-	if (t > 256)
-		t = 256;
+	if (t > SEARCH_THREADS_MAX)
+		t = SEARCH_THREADS_MAX;
 	return t ? (unsigned)t : 1;
 }
 
@@ -742,9 +744,9 @@ static unsigned search_threads(const td_origin_opts_t *o, size_t nq)
 static int run_queries(const td_tlsh_index_t *ix, const upstream_set_t *u, int len_diff, query_t *q, size_t nq,
 		       unsigned threads, uint64_t *distances)
 {
-	search_t s[256];
-	pthread_t tid[256];
-	int started[256] = { 0 };
+	search_t s[SEARCH_THREADS_MAX];
+	pthread_t tid[SEARCH_THREADS_MAX];
+	int started[SEARCH_THREADS_MAX] = { 0 };
 	atomic_size_t next = 0;
 	by_name_t *names = NULL;
 	size_t verified = 0;
@@ -756,8 +758,8 @@ static int run_queries(const td_tlsh_index_t *ix, const upstream_set_t *u, int l
 		return TD_ENOMEM;
 	if (threads < 1)
 		threads = 1;
-	if (threads > 256)
-		threads = 256;
+	if (threads > SEARCH_THREADS_MAX)
+		threads = SEARCH_THREADS_MAX;
 	for (unsigned t = 0; t < threads; t++)
 		s[t] = (search_t){ .ix = ix, .u = u, .names = names, .len_diff = len_diff, .q = q, .nq = nq,
 				   .next = &next };
