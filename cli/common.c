@@ -143,10 +143,12 @@ void cli_progress_cb(void *ctx, uint64_t files_done, uint64_t files_total,
 		snprintf(speed, sizeof(speed), ", %s/s", r);
 		if (files_total && bytes_total) {
 			double eta = rate > 0 ? (bytes_total - bytes_done) / rate : 0;
+			unsigned secs;
 			if (eta > 99 * 3600.0) /* a stalled start: keep the field short */
 				eta = 99 * 3600.0;
-			snprintf(eta_text, sizeof(eta_text), ", ETA %um%02us", (unsigned)(eta / 60),
-				 (unsigned)eta % 60);
+			/* whole seconds, rounded up: 0m00s only when nothing is left */
+			secs = (unsigned)eta + (eta > (unsigned)eta);
+			snprintf(eta_text, sizeof(eta_text), ", ETA %um%02us", secs / 60, secs % 60);
 		}
 	}
 	/* \033[K: what a longer line drawn before left stays not */
