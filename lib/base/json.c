@@ -14,9 +14,15 @@ void td_json_string(FILE *f, const char *s, size_t len)
 	fputc('"', f);
 	while (len) {
 		uint32_t cp;
-		size_t n = td_utf8_next(p, len, &cp);
+		size_t n = td_utf8_plain_prefix((const char *)p, len);
 
-		if (!n) {
+		if (n) {
+			fwrite(p, 1, n, f);
+			p += n;
+			len -= n;
+			continue;
+		}
+		if (!(n = td_utf8_next(p, len, &cp))) {
 			fputs("\\ufffd", f);
 			p++;
 			len--;

@@ -34,6 +34,15 @@ size_t td_utf8_next(const unsigned char *s, size_t len, uint32_t *cp)
 	return n;
 }
 
+size_t td_utf8_plain_prefix(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && (unsigned char)s[n] >= 0x20 && (unsigned char)s[n] < 0x7f && s[n] != '\\' && s[n] != '"')
+		n++;
+	return n;
+}
+
 int td_utf8_valid(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -44,10 +44,16 @@ static void put_escaped(FILE *f, const char *s, size_t len)
 
 	while (len) {
 		uint32_t cp;
-		size_t n = td_utf8_next(p, len, &cp);
+		size_t n = td_utf8_plain_prefix((const char *)p, len);
 		const char *esc = NULL;
 
-		if (!n) {
+		if (n) {
+			fwrite(p, 1, n, f);
+			p += n;
+			len -= n;
+			continue;
+		}
+		if (!(n = td_utf8_next(p, len, &cp))) {
 			put_octal(f, p, 1);
 			p++;
 			len--;
