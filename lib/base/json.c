@@ -14,10 +14,9 @@ void td_json_string(FILE *f, const char *s, size_t len)
 	fputc('"', f);
 	while (len) {
 		uint32_t cp;
-		size_t n = td_utf8_plain_prefix((const char *)p, len);
+		size_t n = td_utf8_put_plain(f, p, len);
 
 		if (n) {
-			fwrite(p, 1, n, f);
 			p += n;
 			len -= n;
 			continue;

@@ -34,12 +34,14 @@ size_t td_utf8_next(const unsigned char *s, size_t len, uint32_t *cp)
 	return n;
 }
 
-size_t td_utf8_plain_prefix(const char *s, size_t len)
+size_t td_utf8_put_plain(FILE *f, const unsigned char *s, size_t len)
 {
 	size_t n = 0;
 
-	while (n < len && (unsigned char)s[n] >= 0x20 && (unsigned char)s[n] < 0x7f && s[n] != '\\' && s[n] != '"')
+	while (n < len && s[n] >= 0x20 && s[n] < 0x7f && s[n] != '\\' && s[n] != '"')
 		n++;
+	if (n)
+		fwrite(s, 1, n, f);
 	return n;
 }
 

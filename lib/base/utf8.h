@@ -29,10 +29,11 @@ typedef void (*td_escape_put_fn)(FILE *f, unsigned char c);
  * digits, letters) and a safe character's bytes go as they are. */
 void td_escape_walk(FILE *f, const char *s, size_t len, td_escape_put_fn put);
 
-/* How many bytes at the start of s every format writes as they are:
- * printable ASCII but the backslash and the double quote. A writer copies
- * that run in one call and escapes what follows it character by character. */
-size_t td_utf8_plain_prefix(const char *s, size_t len);
+/* Write to f the bytes at the start of s that every format writes as they
+ * are (printable ASCII but the backslash and the double quote), in one
+ * call, and return how many: the writer escapes what follows character by
+ * character. */
+size_t td_utf8_put_plain(FILE *f, const unsigned char *s, size_t len);
 
 /* 1 when all of s[0..len) is well-formed UTF-8. */
 int td_utf8_valid(const char *s, size_t len);

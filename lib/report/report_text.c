@@ -44,11 +44,10 @@ static void put_escaped(FILE *f, const char *s, size_t len)
 
 	while (len) {
 		uint32_t cp;
-		size_t n = td_utf8_plain_prefix((const char *)p, len);
+		size_t n = td_utf8_put_plain(f, p, len);
 		const char *esc = NULL;
 
 		if (n) {
-			fwrite(p, 1, n, f);
 			p += n;
 			len -= n;
 			continue;
