@@ -26,8 +26,9 @@ static const cli_cmd_t commands[] = {
  * tens of megabytes each, into buffers and line tables made and freed per
  * file. With glibc's defaults the big ones are mapped and unmapped each
  * time, and the heap's top is handed back to the kernel as soon as it is
- * freed, so the next file faults its pages in again: 40% of a comparison's
- * page faults (bench/README.md). Keeping them costs a few megabytes. */
+ * freed, so the next file faults its pages in again: a third or more of a
+ * comparison's page faults. Keeping them costs 5 to 25 MB of peak RSS
+ * (bench/README.md, "Compare: fewer page faults"). */
 static void tune_allocator(void)
 {
 #ifdef __GLIBC__
