@@ -27,9 +27,8 @@ static const cli_cmd_t commands[] = {
  * file. With glibc's defaults the big ones are mapped and unmapped each
  * time, and the heap's top is handed back to the kernel as soon as it is
  * freed, so the next file faults its pages in again: a third or more of a
- * comparison's page faults. glibc's adaptive thresholds end near these
- * values after the first big free; starting there costs 13 to 31 MB of
- * peak RSS (bench/README.md, "Compare: fewer page faults"). */
+ * comparison's page faults. Keeping them costs 13 to 31 MB of peak RSS
+ * (bench/README.md, "Compare: fewer page faults"). */
 static void tune_allocator(void)
 {
 #ifdef __GLIBC__
