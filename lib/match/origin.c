@@ -725,6 +725,7 @@ static void *search_run(void *arg)
 	return NULL;
 }
 
+/* 1 to SEARCH_THREADS_MAX, which run_queries' arrays rely on. */
 static unsigned search_threads(const td_origin_opts_t *o, size_t nq)
 {
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -738,12 +739,14 @@ static unsigned search_threads(const td_origin_opts_t *o, size_t nq)
 	return t ? (unsigned)t : 1;
 }
 
-/* Run the queries on threads, a chunk at a time; the answers land in the
- * queries, so the outcome does not depend on the thread count. Adds the
- * TLSH distances computed to *distances. 0 or TD_ENOMEM. */
+/* Run the queries on search_threads threads, a chunk at a time; the
+ * answers land in the queries, so the outcome does not depend on the
+ * thread count. Adds the TLSH distances computed to *distances. 0 or
+ * TD_ENOMEM. */
 static int run_queries(const td_tlsh_index_t *ix, const upstream_set_t *u, int len_diff, query_t *q, size_t nq,
-		       unsigned threads, uint64_t *distances)
+		       const td_origin_opts_t *o, uint64_t *distances)
 {
+	unsigned threads = search_threads(o, nq);
 	search_t s[SEARCH_THREADS_MAX];
 	pthread_t tid[SEARCH_THREADS_MAX];
 	int started[SEARCH_THREADS_MAX] = { 0 };
@@ -756,10 +759,6 @@ static int run_queries(const td_tlsh_index_t *ix, const upstream_set_t *u, int l
 		verified++;
 	if (verified < nq && !(names = names_build(u)))
 		return TD_ENOMEM;
-	if (threads < 1)
-		threads = 1;
-	if (threads > SEARCH_THREADS_MAX)
-		threads = SEARCH_THREADS_MAX;
 	for (unsigned t = 0; t < threads; t++)
 		s[t] = (search_t){ .ix = ix, .u = u, .names = names, .len_diff = len_diff, .q = q, .nq = nq,
 				   .next = &next };
@@ -923,7 +922,7 @@ int td_origin_find(td_result_t *r, const td_origin_opts_t *o, td_origin_stats_t 
 	if (nq) {
 		if ((rc = td_tlsh_index_new(&ix, u.digests, u.n, r->len_diff, err)))
 			goto out;
-		if (run_queries(ix, &u, r->len_diff, q, nq, search_threads(o, nq), &st.distances)) {
+		if (run_queries(ix, &u, r->len_diff, q, nq, o, &st.distances)) {
 			rc = td_error_set(err, TD_ENOMEM, "out of memory finding origins");
 			goto out;
 		}
