@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Opt-in: on two real trees, compare's modified/added/removed sets equal
-# diff -rq's (a symlink's target is its content). Trees: $TD_TREE_A and $TD_TREE_B, by default two linux-source-6.1
-# versions from bench/fetch.sh's cache.
+# diff -rq's (a symlink's target is its content). Trees: $TD_TREE_A and
+# $TD_TREE_B, by default two linux-source-6.1 versions from bench/fetch.sh's
+# cache.
 set -euo pipefail
 td=$1
 cache=${TREEDRIFT_BENCH_CACHE:-/var/cache/treedrift-bench}
