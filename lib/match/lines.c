@@ -853,12 +853,27 @@ int td_lines_visit(td_result_t *r, const td_lines_opts_t *opts, td_lines_visit_f
 
 /* ---- pairs (pairs.h) ---- */
 
+/* An upstream file in several pairs of similarity: what their bounds want
+ * of it, made on the first and kept without its content until the last is
+ * done. Only a pair that is diffed reads it again. */
+typedef struct shared_old {
+	atomic_size_t left;    /* its pairs not done yet */
+	enum { OLD_NONE, OLD_MAKING, OLD_KEPT, OLD_NOT_KEPT } state; /* under the pairs' lock */
+	td_simold_t old;       /* OLD_KEPT */
+} shared_old_t;
+
 typedef struct pairs_ctx {
 	lines_ctx_t *x;
 	td_pair_t *p;
 	size_t *unit;          /* [nunit + 1]: unit u is p[unit[u] .. unit[u + 1]), one target file */
 	size_t nunit;
 	atomic_size_t next;
+	shared_old_t *shared;  /* [nshared] */
+	size_t nshared;
+	uint32_t *shared_of;   /* per upstream file: 1 + its index in shared, or 0 */
+	atomic_size_t kept;    /* bytes the shared files hold, up to td_pairs_keep_bytes */
+	pthread_mutex_t lock;  /* the shared files' states */
+	pthread_cond_t made;   /* one left OLD_MAKING */
 } pairs_ctx_t;
 
 /* Side s's content of file f for a pair. Sets *data or *missing; 0 or TD_ENOMEM. */
@@ -891,29 +906,138 @@ typedef struct unit_target {
 	double best;           /* the best similarity reached in the unit so far, at its floor */
 } unit_target_t;
 
-static int diff_pair(lines_ctx_t *x, worker_buf_t wb[2], td_pair_t *p, unit_target_t *t, td_error_t *err)
+/* The index of f in t's files, or SIZE_MAX when it is not one of them. */
+static size_t file_index(const td_tree_t *t, const td_file_t *f)
+{
+	uintptr_t at = (uintptr_t)f, first = (uintptr_t)t->files;
+
+	return at >= first && at < first + t->count * sizeof(*f) ? (size_t)(at - first) / sizeof(*f) : SIZE_MAX;
+}
+
+/* The shared entry of upstream file f, or NULL. */
+static shared_old_t *shared_entry(const pairs_ctx_t *pc, const td_file_t *f)
+{
+	size_t i = pc->shared_of ? file_index(pc->x->r->upstream, f) : SIZE_MAX;
+
+	return i != SIZE_MAX && pc->shared_of[i] ? &pc->shared[pc->shared_of[i] - 1] : NULL;
+}
+
+/* 1 when the caller is to make sh (and then to call shared_made); 0 when
+ * sh is made, kept or not. */
+static int shared_take(pairs_ctx_t *pc, shared_old_t *sh)
+{
+	int make;
+
+	pthread_mutex_lock(&pc->lock);
+	while (sh->state == OLD_MAKING)
+		pthread_cond_wait(&pc->made, &pc->lock);
+	if ((make = sh->state == OLD_NONE))
+		sh->state = OLD_MAKING;
+	pthread_mutex_unlock(&pc->lock);
+	return make;
+}
+
+static void shared_made(pairs_ctx_t *pc, shared_old_t *sh, int kept)
+{
+	pthread_mutex_lock(&pc->lock);
+	sh->state = kept ? OLD_KEPT : OLD_NOT_KEPT;
+	pthread_cond_broadcast(&pc->made);
+	pthread_mutex_unlock(&pc->lock);
+}
+
+size_t td_pairs_keep_bytes = TD_PAIRS_KEEP_BYTES;
+
+/* Whether o, kept, fits under td_pairs_keep_bytes with the others: then
+ * it is counted there. */
+static int shared_fits(pairs_ctx_t *pc, const td_simold_t *o)
+{
+	size_t bytes = o->bytes, now = atomic_load(&pc->kept);
+
+	do {
+		if (now > td_pairs_keep_bytes || bytes > td_pairs_keep_bytes - now)
+			return 0;
+	} while (!atomic_compare_exchange_weak(&pc->kept, &now, now + bytes));
+	return 1;
+}
+
+/* One pair of sh's is done: the last lets it go. */
+static void shared_done(pairs_ctx_t *pc, shared_old_t *sh)
+{
+	if (sh && atomic_fetch_sub(&sh->left, 1) == 1) {
+		atomic_fetch_sub(&pc->kept, sh->old.bytes);
+		td_simold_release(&sh->old);
+	}
+}
+
+/* Pair p's similarity: bounded from its upstream file's lines (kept from
+ * an earlier pair when it is shared), diffed when that cannot rule it out. */
+static int similarity_pair(pairs_ctx_t *pc, worker_buf_t wb[2], td_pair_t *p, unit_target_t *t, td_error_t *err)
+{
+	shared_old_t *sh = shared_entry(pc, p->up);
+	td_simold_t local, *old = &local;
+	const uint8_t *up = NULL;
+	size_t up_len = 0;
+	const char *missing = NULL;
+	int rc = TD_OK, make = sh && shared_take(pc, sh), reached = t->best >= p->floor;
+
+	memset(&local, 0, sizeof(local));
+	if (sh && !make && sh->state == OLD_KEPT) {
+		old = &sh->old;
+	} else {
+		if ((rc = pair_side(pc->x, &wb[UP], UP, p->up, &up, &up_len, &missing)) || missing) {
+			if (make)
+				shared_made(pc, sh, 0);
+			goto out;
+		}
+		td_simold_init(&local, up, up_len);
+		if (make) {
+			int kept = !local.binary && !(rc = td_simold_keep(&local)) && shared_fits(pc, &local);
+			if (kept) {
+				sh->old = local;
+				memset(&local, 0, sizeof(local));
+				old = &sh->old;
+			}
+			shared_made(pc, sh, kept);
+			if (rc == TD_ENOMEM)
+				goto out;
+			rc = TD_OK;
+		}
+	}
+	/* below the floor while no pair of the unit reached it, or no better
+	 * than the best one that did (a tie goes to the earlier, nearer
+	 * candidate): not diffed */
+	if ((rc = td_similarity_bound(&p->sim, old, &t->file, reached ? t->best : p->floor, reached, err)) ||
+	    p->sim.bounded)
+		goto out;
+	if (!up && ((rc = pair_side(pc->x, &wb[UP], UP, p->up, &up, &up_len, &missing)) || missing))
+		goto out;
+	if ((rc = td_similarity_measure(&p->sim, up, up_len, &t->file, err)))
+		goto out;
+	if (!p->sim.binary && p->sim.value >= p->floor && p->sim.value > t->best)
+		t->best = p->sim.value;
+out:
+	p->missing = missing;
+	td_simold_release(&local);
+	shared_done(pc, sh);
+	return rc == TD_ENOMEM && !err->code ? td_error_set(err, rc, "out of memory") : rc;
+}
+
+static int diff_pair(pairs_ctx_t *pc, worker_buf_t wb[2], td_pair_t *p, unit_target_t *t, td_error_t *err)
 {
 	const uint8_t *up;
 	size_t up_len;
 	const char *missing;
-	int rc, reached = t->best >= p->floor;
+	int rc;
 
-	if ((rc = pair_side(x, &wb[UP], UP, p->up, &up, &up_len, &missing)))
+	if (p->mode == TD_PAIR_SIMILARITY)
+		return similarity_pair(pc, wb, p, t, err);
+	if ((rc = pair_side(pc->x, &wb[UP], UP, p->up, &up, &up_len, &missing)))
 		return td_error_set(err, rc, "out of memory");
 	if (missing) {
 		p->missing = missing;
 		return TD_OK;
 	}
-	if (p->mode != TD_PAIR_SIMILARITY)
-		return td_linediff(&p->d, up, up_len, t->data, t->len, err);
-	/* below the floor while no pair of the unit reached it, or no better
-	 * than the best one that did (a tie goes to the earlier, nearer
-	 * candidate): not diffed */
-	if ((rc = td_similarity_bounded(&p->sim, up, up_len, &t->file, reached ? t->best : p->floor, reached, err)))
-		return rc;
-	if (!p->sim.bounded && !p->sim.binary && p->sim.value >= p->floor && p->sim.value > t->best)
-		t->best = p->sim.value;
-	return TD_OK;
+	return td_linediff(&p->d, up, up_len, t->data, t->len, err);
 }
 
 static void *pairs_worker(void *arg)
@@ -942,9 +1066,10 @@ static void *pairs_worker(void *arg)
 		}
 		td_simfile_init(&t.file, t.data, t.len);
 		for (size_t i = a; i < b && !rc; i++) {
-			if (missing)
+			if (missing) {
 				pc->p[i].missing = missing;
-			else if ((rc = diff_pair(x, wb, &pc->p[i], &t, &err)))
+				shared_done(pc, shared_entry(pc, pc->p[i].up));
+			} else if ((rc = diff_pair(pc, wb, &pc->p[i], &t, &err)))
 				fail(x, &err);
 		}
 		td_simfile_release(&t.file);
@@ -973,6 +1098,43 @@ static int pairs_run(lines_ctx_t *x, pairs_ctx_t *pc, td_error_t *err)
 	if (atomic_load(&x->failed)) {
 		*err = x->err;
 		return x->err.code ? x->err.code : TD_EGIT;
+	}
+	return TD_OK;
+}
+
+/* The upstream files in more than one pair of similarity, for
+ * shared_entry. 0 or TD_ENOMEM. */
+static int shared_plan(pairs_ctx_t *pc)
+{
+	const td_tree_t *t = pc->x->r->upstream;
+	size_t n = pc->unit[pc->nunit], shared = 0;
+
+	if (!t || !t->count || t->count >= UINT32_MAX)
+		return TD_OK;
+	if (!(pc->shared_of = calloc(t->count, sizeof(*pc->shared_of))))
+		return TD_ENOMEM;
+	/* count each file's pairs, then number those with two or more */
+	for (size_t i = 0; i < n; i++) {
+		const td_pair_t *p = &pc->p[i];
+		size_t f = file_index(t, p->up);
+		if (p->mode == TD_PAIR_SIMILARITY && p->up->type == TD_ENTRY_FILE && f != SIZE_MAX)
+			pc->shared_of[f]++;
+	}
+	for (size_t f = 0; f < t->count; f++)
+		shared += pc->shared_of[f] > 1;
+	if (!shared || !(pc->shared = calloc(shared, sizeof(*pc->shared)))) {
+		free(pc->shared_of);
+		pc->shared_of = NULL;
+		return shared ? TD_ENOMEM : TD_OK;
+	}
+	pc->nshared = shared;
+	for (size_t f = 0, k = 0; f < t->count; f++) {
+		uint32_t uses = pc->shared_of[f];
+		pc->shared_of[f] = 0;
+		if (uses > 1) {
+			atomic_init(&pc->shared[k].left, uses);
+			pc->shared_of[f] = (uint32_t)++k;
+		}
 	}
 	return TD_OK;
 }
@@ -1017,6 +1179,15 @@ int td_pairs_diff(td_result_t *r, td_pair_t *pairs, size_t n, const td_lines_opt
 	x.source_opts = &o->source;
 	if (pthread_mutex_init(&x.lock, NULL))
 		return td_error_set(err, TD_ENOMEM, "unable to create a lock");
+	if (pthread_mutex_init(&pc.lock, NULL)) {
+		pthread_mutex_destroy(&x.lock);
+		return td_error_set(err, TD_ENOMEM, "unable to create a lock");
+	}
+	if (pthread_cond_init(&pc.made, NULL)) {
+		pthread_mutex_destroy(&pc.lock);
+		pthread_mutex_destroy(&x.lock);
+		return td_error_set(err, TD_ENOMEM, "unable to create a condition variable");
+	}
 	pc.x = &x;
 	pc.p = pairs;
 	if (!(pc.unit = td_malloc_array(n + 1, sizeof(*pc.unit)))) {
@@ -1041,6 +1212,10 @@ int td_pairs_diff(td_result_t *r, td_pair_t *pairs, size_t n, const td_lines_opt
 		goto out;
 	}
 	git_ref = 1;
+	if (shared_plan(&pc)) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
 	if ((rc = pairs_run(&x, &pc, err)))
 		goto out;
 	if (side_missing) {
@@ -1056,7 +1231,14 @@ out:
 		git_libgit2_shutdown();
 	for (int s = UP; s <= TG; s++)
 		td_source_free(x.side[s].src);
+	/* what a failure left kept */
+	for (size_t i = 0; i < pc.nshared; i++)
+		td_simold_release(&pc.shared[i].old);
+	free(pc.shared);
+	free(pc.shared_of);
 	free(pc.unit);
+	pthread_cond_destroy(&pc.made);
+	pthread_mutex_destroy(&pc.lock);
 	pthread_mutex_destroy(&x.lock);
 	return rc;
 }

@@ -32,6 +32,15 @@ typedef struct td_pair {
 	const char *missing;    /* out: why a side could not be read (static or kept by r); NULL when diffed */
 } td_pair_t;
 
+/* An upstream file in several pairs of similarity is read and hashed for
+ * the first; what the bounds want of it is kept, without its content, for
+ * the others, up to this many bytes for all such files at once (over it, a
+ * file is made for its pair alone). Only a pair that the bounds leave in
+ * reads it again, to diff it. */
+#define TD_PAIRS_KEEP_BYTES ((size_t)64 << 20)
+/* TD_PAIRS_KEEP_BYTES; tests lower it. Set it before td_pairs_diff runs. */
+extern size_t td_pairs_keep_bytes;
+
 /* Diff every pair on o->jobs threads. A side that cannot be read at all
  * sets *side_missing (kept by r; may be NULL) and every pair's missing.
  * 0, or TD_ENOMEM / TD_EGIT with err set. */

@@ -837,79 +837,172 @@ static double count_bound(size_t a, size_t b)
 	return a + b ? 2.0 * (double)(a < b ? a : b) / (double)(a + b) : 1;
 }
 
-int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_len, td_simfile_t *nf,
-			  double need, int above, td_error_t *err)
+void td_simold_init(td_simold_t *o, const void *buf, size_t len)
 {
-	td_linebag_t ob, rb, *nb = &nf->bag;
-	td_segments_t os;
-	char *renamed = NULL;
-	size_t renamed_len = 0;
+	memset(o, 0, sizeof(*o));
+	o->buf = buf;
+	o->len = len;
+	o->binary = looks_binary(o->buf, len);
+}
+
+/* What the bounds want of o, made from its buffer when it is not yet. */
+static size_t simold_lines(td_simold_t *o)
+{
+	if (!o->has_lines) {
+		o->lines = (size_t)td_line_count(o->buf, o->len);
+		o->has_lines = 1;
+	}
+	return o->lines;
+}
+
+static int simold_bag(td_simold_t *o)
+{
+	if (!o->has_bag) {
+		if (td_linebag_init(&o->bag, o->buf, o->len, 0))
+			return TD_ENOMEM;
+		o->has_bag = 1;
+	}
+	return TD_OK;
+}
+
+static int simold_segs(td_simold_t *o)
+{
+	if (!o->has_segs) {
+		if (td_segments_init(&o->segs, o->buf, o->len))
+			return TD_ENOMEM;
+		o->has_segs = 1;
+	}
+	return TD_OK;
+}
+
+int td_simold_keep(td_simold_t *o)
+{
+	uint64_t *shrunk;
+	size_t bytes = 1;
+	char *at;
+
+	if (o->binary)
+		return TD_EINVAL;
+	simold_lines(o);
+	if (simold_bag(o) || simold_segs(o))
+		return TD_ENOMEM;
+	/* made for a guess of the lines: no more room than they take */
+	if (o->bag.n && (shrunk = realloc(o->bag.hash, o->bag.n * sizeof(*o->bag.hash))))
+		o->bag.hash = shrunk;
+	/* the segments point into the buffer: into a copy of their names */
+	for (size_t i = 0; i <= o->segs.mask; i++)
+		bytes += o->segs.slot[i].key ? o->segs.slot[i].len : 0;
+	if (!(o->names = malloc(bytes)))
+		return TD_ENOMEM;
+	at = o->names;
+	for (size_t i = 0; i <= o->segs.mask; i++) {
+		seg_t *s = &o->segs.slot[i];
+		if (!s->key)
+			continue;
+		memcpy(at, s->key, s->len);
+		s->key = at;
+		at += s->len;
+	}
+	o->buf = NULL;
+	o->len = 0;
+	o->bytes = sizeof(*o) + o->bag.n * sizeof(*o->bag.hash) + (o->segs.mask + 1) * sizeof(seg_t) + bytes;
+	return TD_OK;
+}
+
+void td_simold_release(td_simold_t *o)
+{
+	td_linebag_release(&o->bag);
+	td_segments_release(&o->segs);
+	free(o->names);
+	memset(o, 0, sizeof(*o));
+}
+
+int td_similarity_bound(td_similarity_t *out, td_simold_t *old, td_simfile_t *nf, double need, int above,
+			td_error_t *err)
+{
+	td_linebag_t rb, *nb = &nf->bag, *ob = &old->bag;
 	double bound;
-	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (looks_binary(old_buf, old_len) || looks_binary(nf->buf, nf->len))
-		return td_similarity(out, old_buf, old_len, nf->buf, nf->len, err);
+	/* a binary side is diffed whole (td_similarity_measure) */
+	if (old->binary || looks_binary(nf->buf, nf->len))
+		return TD_OK;
 	if (!nf->has_bag) {
-		if ((rc = td_linebag_init(nb, nf->buf, nf->len, 1)))
-			return td_error_set(err, rc, "out of memory");
+		if (td_linebag_init(nb, nf->buf, nf->len, 1))
+			goto nomem;
 		nf->has_bag = 1;
 	}
 	/* no diff keeps more lines than the shorter side has, renamed or not */
-	bound = count_bound((size_t)td_line_count(old_buf, old_len), nb->n);
-	if (below(bound, need, above)) {
-		out->value = bound;
-		out->bounded = 1;
-		return TD_OK;
-	}
-	if ((rc = td_linebag_init(&ob, old_buf, old_len, 0)))
-		return td_error_set(err, rc, "out of memory");
+	bound = count_bound(simold_lines(old), nb->n);
+	if (below(bound, need, above))
+		goto bounded;
+	if (simold_bag(old))
+		goto nomem;
 	if (!nf->has_segs) {
-		if ((rc = td_segments_init(&nf->segs, nf->buf, nf->len)))
+		if (td_segments_init(&nf->segs, nf->buf, nf->len))
 			goto nomem;
 		nf->has_segs = 1;
 	}
 	/* a rename needs a name that starts TD_RENAME_MIN_USES identifiers of
 	 * new: without one, old's segments are not wanted */
 	if (nf->segs.frequent) {
-		if ((rc = td_segments_init(&os, old_buf, old_len)))
+		if (simold_segs(old))
 			goto nomem;
-		td_rename_detect_in(out, &os, &nf->segs);
-		td_segments_release(&os);
+		td_rename_detect_in(out, &old->segs, &nf->segs);
 	}
 	/* the diff is of new with the rename, if any, undone: bound that */
-	if (!out->renamed) {
-		bound = td_linebag_bound(&ob, nb);
-	} else if ((bound = renamed_bound(&ob, nf, out, need, above)) < 0) {
-		rc = TD_ENOMEM;
+	if (!out->renamed)
+		bound = td_linebag_bound(ob, nb);
+	else if ((bound = renamed_bound(ob, nf, out, need, above)) < 0)
 		goto nomem;
-	}
 	/* a big pair costs a slow diff: first the bound in order */
-	if (!below(bound, need, above) && ob.n + nb->n >= ORDER_MIN_LINES) {
+	if (!below(bound, need, above) && ob->n + nb->n >= ORDER_MIN_LINES) {
 		double order = -1;
 		if (!out->renamed)
-			order = td_linebag_order_bound(&ob, nb);
+			order = td_linebag_order_bound(ob, nb);
 		else if (!td_simfile_renamed_bag(&rb, nf)) {
-			order = td_linebag_order_bound(&ob, &rb);
+			order = td_linebag_order_bound(ob, &rb);
 			td_linebag_release(&rb);
 		}
 		if (order >= 0 && order < bound)
 			bound = order;
 	}
-	td_linebag_release(&ob);
-	if (below(bound, need, above)) {
-		out->value = bound;
-		out->bounded = 1;
+	if (!below(bound, need, above))
 		return TD_OK;
-	}
+bounded:
+	out->value = bound;
+	out->bounded = 1;
+	return TD_OK;
+nomem:
+	return td_error_set(err, TD_ENOMEM, "out of memory");
+}
+
+int td_similarity_measure(td_similarity_t *out, const void *old_buf, size_t old_len, const td_simfile_t *nf,
+			  td_error_t *err)
+{
+	char *renamed = NULL;
+	size_t renamed_len = 0;
+	int rc;
+
+	if (looks_binary(old_buf, old_len) || looks_binary(nf->buf, nf->len))
+		return td_similarity(out, old_buf, old_len, nf->buf, nf->len, err);
 	if (out->renamed && (rc = td_rename_apply(&renamed, &renamed_len, out, nf->buf, nf->len)))
-		goto nomem;
+		return td_error_set(err, rc, "out of memory");
 	rc = similarity_of(out, old_buf, old_len, renamed ? renamed : nf->buf, renamed ? renamed_len : nf->len,
 			   err);
 	free(renamed);
 	return rc;
-nomem:
-	td_linebag_release(&ob);
-	free(renamed);
-	return td_error_set(err, rc, "out of memory");
+}
+
+int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_len, td_simfile_t *nf,
+			  double need, int above, td_error_t *err)
+{
+	td_simold_t old;
+	int rc;
+
+	td_simold_init(&old, old_buf, old_len);
+	if (!(rc = td_similarity_bound(out, &old, nf, need, above, err)) && !out->bounded)
+		rc = td_similarity_measure(out, old_buf, old_len, nf, err);
+	td_simold_release(&old);
+	return rc;
 }

@@ -138,12 +138,45 @@ double td_linebag_renamed_bound(const td_linebag_t *old_bag, td_simfile_t *f, co
  * renaming f or hashing it again. 0 or TD_ENOMEM. */
 int td_simfile_renamed_bag(td_linebag_t *out, const td_simfile_t *f);
 
-/* td_similarity(out, old, new) when the line bags let it reach need (pass
- * it, with above); otherwise out->bounded, and out->value a bound of the
+/* The old side of pairs: what td_similarity_bound wants of it, made from
+ * its buffer when first wanted, or all at once by td_simold_keep for a file
+ * in many pairs, which then needs no buffer. A kept one is only read:
+ * threads can share it. */
+typedef struct td_simold {
+	const char *buf;   /* NULL once kept */
+	size_t len;
+	int binary;        /* a NUL in its first 8,000 bytes: diffed whole, never kept */
+	int has_lines, has_bag, has_segs;
+	size_t lines;      /* td_line_count */
+	td_linebag_t bag;  /* without table */
+	td_segments_t segs;
+	char *names;       /* the segments' names, once kept */
+	size_t bytes;      /* what it holds, once kept */
+} td_simold_t;
+
+/* buf must outlive o, unless o is kept. */
+void td_simold_init(td_simold_t *o, const void *buf, size_t len);
+/* Make the whole of o and let go of its buffer. 0, TD_ENOMEM, or TD_EINVAL
+ * for a binary file. */
+int td_simold_keep(td_simold_t *o);
+void td_simold_release(td_simold_t *o);
+
+/* Whether the line bags let the similarity of new to old reach need (with
+ * above, go above it): if not, out->bounded, and out->value a bound of the
  * similarity below that: from the two line counts, or the bags of old and
  * of new with the rename, if any, undone, the lines the diff sees (first
- * without renaming a line, then in order for big pairs). 0, or TD_ENOMEM /
- * TD_EGIT with err set. */
+ * without renaming a line, then in order for big pairs). Otherwise out
+ * holds the rename for td_similarity_measure. 0, or TD_ENOMEM with err
+ * set. */
+int td_similarity_bound(td_similarity_t *out, td_simold_t *old, td_simfile_t *new_file, double need, int above,
+			td_error_t *err);
+/* The similarity of a pair that td_similarity_bound(out, ...) left in,
+ * from old's content: the diff of new with out's rename undone (a binary
+ * side: td_similarity). 0, or TD_ENOMEM / TD_EGIT with err set. */
+int td_similarity_measure(td_similarity_t *out, const void *old_buf, size_t old_len, const td_simfile_t *new_file,
+			  td_error_t *err);
+/* Both on a buffer: td_similarity(out, old, new) when the bounds let it
+ * reach need, else out->bounded. */
 int td_similarity_bounded(td_similarity_t *out, const void *old_buf, size_t old_len, td_simfile_t *new_file,
 			  double need, int above, td_error_t *err);
 

@@ -1,10 +1,14 @@
 /* td_lines_count on small trees: every kind of side, archives read in
  * batches, the size limit, a hard link in an archive, and a file that
- * changed after it was read. */
+ * changed after it was read. td_pairs_diff with upstream files shared by
+ * many pairs. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "pairs.h"
 #include "shell_fixture.h"
 #include "tree_fixture.h"
 #include "treedrift/compare.h"
@@ -185,6 +189,142 @@ static void test_changed_after_read(void)
 	td_result_free(r);
 }
 
+/* A file of fx lines drawn from a few templates, foo_ names as asked. */
+static void write_lines(const char *path, uint64_t seed, int lines, const char *prefix)
+{
+	FILE *f = fopen(path, "w");
+	uint64_t x = seed;
+
+	CHECK(f != NULL);
+	for (int i = 0; f && i < lines; i++) {
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		switch ((x >> 33) % 5) {
+		case 0: fprintf(f, "}\n"); break;
+		case 1: fprintf(f, "\t%s_v%u(%s_%u);\n", prefix, (unsigned)(x >> 40) % 90, prefix, (unsigned)(x >> 50) % 9); break;
+		case 2: fprintf(f, "int %s_x%u = %u;\n", prefix, (unsigned)(x >> 40) % 50, (unsigned)(x >> 48) % 7); break;
+		case 3: fprintf(f, "\treturn %u;\n", (unsigned)(x >> 40) % 4); break;
+		default: fprintf(f, "\tline_%u;\n", (unsigned)(x >> 40) % 400); break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Pairs of similarity whose upstream files are each in many pairs (kept
+ * once for all of them): every pair as td_similarity_bounded makes it on
+ * its own, the floor raised by the best pair of its target as
+ * td_pairs_diff does, on one thread and several, with nothing kept (all
+ * over the limit); an upstream file gone after the scan is missing in
+ * each of its pairs, and a binary one is diffed whole. */
+static void test_pairs_shared(void)
+{
+	enum { UPS = 7, TGS = 12 };
+	char pd[4200], path[4400], cmd[8800];
+	td_tree_t *u = NULL, *t = NULL;
+	td_result_t *r = NULL;
+	td_error_t err = { 0 };
+	td_pair_t *p, *want;
+	size_t n = 0, bounded = 0, diffed = 0, renamed = 0, copies = 0, missing = 0;
+	FILE *f;
+
+	snprintf(pd, sizeof(pd), "%s/pairs", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/u' '%s/t'", pd, pd);
+	CHECK_INT(sh(cmd), 0);
+	for (int i = 0; i < UPS - 1; i++) {
+		snprintf(path, sizeof(path), "%s/u/%d.c", pd, i);
+		write_lines(path, 100 + (uint64_t)i, 150 + 40 * i, "foo");
+	}
+	snprintf(path, sizeof(path), "%s/u/bin.o", pd); /* binary: a NUL */
+	if ((f = fopen(path, "wb"))) {
+		fwrite("int x;\n\0\1\2\nint y;\n", 1, 19, f);
+		fclose(f);
+	}
+	/* targets: upstream files again, renamed or not, cut and added to by
+	 * the seed, and files of their own */
+	for (int i = 0; i < TGS; i++) {
+		snprintf(path, sizeof(path), "%s/t/%02d.c", pd, i);
+		write_lines(path, i < 8 ? 100 + (uint64_t)(i % 6) : 900 + (uint64_t)i, 150 + 40 * (i % 6) - (i % 3) * 30,
+			    i % 2 ? "bar" : "foo");
+	}
+	snprintf(path, sizeof(path), "%s/u", pd);
+	snprintf(cmd, sizeof(cmd), "%s/t", pd);
+	CHECK_INT(td_load_pair(&u, &t, path, cmd, NULL, NULL, &err), 0);
+	CHECK_INT(td_compare(&r, u, t, NULL, &err), 0);
+	snprintf(path, sizeof(path), "%s/u/5.c", pd);
+	CHECK_INT(remove(path), 0); /* gone after the scan */
+	if (!r)
+		return;
+	p = calloc((size_t)UPS * TGS, sizeof(*p));
+	want = calloc((size_t)UPS * TGS, sizeof(*want));
+	CHECK(p && want && r->upstream->count == UPS && r->target->count == TGS);
+	for (size_t i = 0; p && want && i < r->target->count; i++) {
+		size_t tl;
+		char *tb;
+		td_simfile_t nf;
+		double best = -1;
+		snprintf(path, sizeof(path), "%s/t/%s", pd, r->target->files[i].path);
+		tb = slurp(path, &tl);
+		td_simfile_init(&nf, tb, tl);
+		for (size_t j = 0; j < r->upstream->count && n < (size_t)UPS * TGS; j++, n++) {
+			size_t ul;
+			char *ub;
+			int reached = best >= 0.5;
+			p[n].up = &r->upstream->files[j];
+			p[n].tg = &r->target->files[i];
+			p[n].mode = TD_PAIR_SIMILARITY;
+			p[n].floor = 0.5;
+			want[n] = p[n];
+			snprintf(path, sizeof(path), "%s/u/%s", pd, p[n].up->path);
+			if (!(ub = slurp(path, &ul))) {
+				want[n].missing = "gone";
+				continue;
+			}
+			CHECK_INT(td_similarity_bounded(&want[n].sim, ub, ul, &nf, reached ? best : 0.5, reached, &err), 0);
+			if (!want[n].sim.bounded && !want[n].sim.binary && want[n].sim.value >= 0.5 &&
+			    want[n].sim.value > best)
+				best = want[n].sim.value;
+			free(ub);
+		}
+		td_simfile_release(&nf);
+		free(tb);
+	}
+	for (int pass = 0; pass < 3 && p && want; pass++) {
+		td_lines_opts_t lo;
+		td_lines_opts_init(&lo);
+		lo.jobs = pass ? 4 : 1;
+		td_pairs_keep_bytes = pass == 2 ? 1 : TD_PAIRS_KEEP_BYTES;
+		CHECK_INT(td_pairs_diff(r, p, n, &lo, NULL, &err), 0);
+		for (size_t k = 0; k < n; k++) {
+			const td_similarity_t *a = &p[k].sim, *b = &want[k].sim;
+			CHECK_INT(!p[k].missing, !want[k].missing);
+			if (p[k].missing)
+				continue;
+			CHECK_INT(a->bounded, b->bounded);
+			CHECK(a->value == b->value);
+			CHECK_INT(a->binary, b->binary);
+			CHECK_INT(a->renamed, b->renamed);
+			if (!pass) {
+				bounded += a->bounded;
+				diffed += !a->bounded;
+				renamed += !a->bounded && a->renamed;
+				copies += !a->bounded && a->value >= 0.5;
+			}
+		}
+	}
+	td_pairs_keep_bytes = TD_PAIRS_KEEP_BYTES;
+	for (size_t k = 0; k < n; k++)
+		missing += p[k].missing != NULL;
+	/* not met vacuously */
+	CHECK_INT(missing, TGS);
+	CHECK(bounded > 20);
+	CHECK(diffed > 10);
+	CHECK(renamed > 2);
+	CHECK(copies >= 6);
+	free(p);
+	free(want);
+	td_result_free(r);
+}
+
 int main(void)
 {
 	char cmd[4200];
@@ -194,6 +334,7 @@ int main(void)
 	test_archives();
 	test_limits();
 	test_changed_after_read();
+	test_pairs_shared();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	sh(cmd);
 	return check_finish();

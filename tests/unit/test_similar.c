@@ -559,6 +559,42 @@ static void test_order_bound(void)
 	CHECK(exact > 100);
 }
 
+/* td_similarity_bounded(got, old, new) again, from old kept
+ * (td_simold_keep): the same bound or similarity, old's buffer gone (a
+ * copy of it, freed) until the pair is diffed. */
+static void check_kept(const td_similarity_t *got, const char *old, size_t old_len, const char *new_buf,
+		       size_t new_len, double need, int above)
+{
+	char *copy = malloc(old_len ? old_len : 1);
+	td_simold_t o;
+	td_simfile_t nf;
+	td_similarity_t kept;
+	td_error_t err = { 0 };
+
+	CHECK(copy != NULL);
+	if (!copy)
+		return;
+	memcpy(copy, old, old_len);
+	td_simold_init(&o, copy, old_len);
+	CHECK_INT(td_simold_keep(&o), 0);
+	memset(copy, 'x', old_len);
+	free(copy);
+	CHECK(o.buf == NULL && o.bytes > o.bag.n * sizeof(uint64_t));
+	td_simfile_init(&nf, new_buf, new_len);
+	CHECK_INT(td_similarity_bound(&kept, &o, &nf, need, above, &err), 0);
+	if (!kept.bounded)
+		CHECK_INT(td_similarity_measure(&kept, old, old_len, &nf, &err), 0);
+	CHECK_INT(kept.bounded, got->bounded);
+	CHECK(kept.value == got->value);
+	CHECK_INT(kept.renamed, got->renamed);
+	for (int k = 0; k < got->renamed && k < kept.renamed; k++) {
+		CHECK_STR(kept.from[k], got->from[k]);
+		CHECK_STR(kept.to[k], got->to[k]);
+	}
+	td_simfile_release(&nf);
+	td_simold_release(&o);
+}
+
 /* td_similarity_bounded against td_similarity over random buffers drawn
  * from lines with and without renamed identifiers: a pair it diffs gets
  * td_similarity's value and rename; one it bounds out cannot reach what
@@ -605,6 +641,8 @@ static void test_similarity_bounded(void)
 		CHECK_INT(td_similarity(&want, buf[0], len[0], buf[1], len[1], &err), 0);
 		td_simfile_init(&nf, buf[1], len[1]);
 		CHECK_INT(td_similarity_bounded(&got, buf[0], len[0], &nf, need, above, &err), 0);
+		if (got.bounded || round % 8 < 2) /* and some diffed: renamed or not */
+			check_kept(&got, buf[0], len[0], buf[1], len[1], need, above);
 		/* the new file's bag and segments are kept: a second pair agrees */
 		if (round % 2) {
 			td_similarity_t again;
@@ -679,6 +717,8 @@ static void test_similarity_bounded_big(void)
 		CHECK_INT(td_similarity(&want, buf[0], len[0], buf[1], len[1], &err), 0);
 		td_simfile_init(&nf, buf[1], len[1]);
 		CHECK_INT(td_similarity_bounded(&got, buf[0], len[0], &nf, need, 0, &err), 0);
+		if (got.bounded || round < 2) /* a diff is slow: two of them */
+			check_kept(&got, buf[0], len[0], buf[1], len[1], need, 0);
 		td_simfile_release(&nf);
 		if (got.bounded) {
 			bounded++;
