@@ -323,6 +323,36 @@ static void test_rename_apply(void)
 		CHECK(got[gn] == '\0');
 		free(got);
 	}
+	/* longer names in longer text, made of pieces of them: the search
+	 * looks at eight places at a time, by the names' first and last
+	 * bytes */
+	for (int round = 0; round < 2000; round++) {
+		static const char *const pieces[] = { "acme_drv", "acme", "ACME_DRV", "acm", "cme_drv", "_", "\n",
+						      "e_drv", "a", "v" };
+		td_similarity_t s;
+		char in[640], want[1600], *got;
+		size_t n = 0, wn, gn;
+
+		memset(&s, 0, sizeof(s));
+		s.renamed = round % 2 + 1;
+		snprintf(s.to[0], sizeof(s.to[0]), "%s", round % 3 ? "acme_drv" : "acme");
+		snprintf(s.from[0], sizeof(s.from[0]), "e1000_intel");
+		snprintf(s.to[1], sizeof(s.to[1]), "ACME_DRV");
+		snprintf(s.from[1], sizeof(s.from[1]), "E");
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		for (size_t want_len = (size_t)(x >> 55); n < want_len;) {
+			const char *piece;
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			piece = pieces[(x >> 40) % (sizeof(pieces) / sizeof(pieces[0]))];
+			memcpy(in + n, piece, strlen(piece));
+			n += strlen(piece);
+		}
+		wn = apply_slowly(want, &s, in, n);
+		CHECK_INT(td_rename_apply(&got, &gn, &s, in, n), 0);
+		CHECK_INT(gn, wn);
+		CHECK(!memcmp(got, want, wn));
+		free(got);
+	}
 }
 
 /* Line bags: the lines a renamed copy shares as it is. */
