@@ -860,11 +860,12 @@ void td_simold_init(td_simold_t *o, const void *buf, size_t len)
 	o->binary = looks_binary(o->buf, len);
 }
 
-/* What the bounds want of o, made from its buffer when it is not yet. */
+/* What the bounds want of o, made from its buffer when it is not yet
+ * (the lines are counted as the bag splits them). */
 static size_t simold_lines(td_simold_t *o)
 {
 	if (!o->has_lines) {
-		o->lines = (size_t)td_line_count(o->buf, o->len);
+		o->lines = o->has_bag ? o->bag.n : (size_t)td_line_count(o->buf, o->len);
 		o->has_lines = 1;
 	}
 	return o->lines;
@@ -898,9 +899,9 @@ int td_simold_keep(td_simold_t *o)
 
 	if (o->binary)
 		return TD_EINVAL;
-	simold_lines(o);
 	if (simold_bag(o) || simold_segs(o))
 		return TD_ENOMEM;
+	simold_lines(o);
 	/* made for a guess of the lines: no more room than they take */
 	if (o->bag.n && (shrunk = realloc(o->bag.hash, o->bag.n * sizeof(*o->bag.hash))))
 		o->bag.hash = shrunk;

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "check.h"
+#include "linediff.h"
 #include "similar.h"
 #include "treedrift/lines.h"
 
@@ -610,6 +611,7 @@ static void check_kept(const td_similarity_t *got, const char *old, size_t old_l
 	memset(copy, 'x', old_len);
 	free(copy);
 	CHECK(o.buf == NULL && o.bytes > o.bag.n * sizeof(uint64_t));
+	CHECK(o.lines == td_line_count(old, old_len)); /* from the bag's lines */
 	td_simfile_init(&nf, new_buf, new_len);
 	CHECK_INT(td_similarity_bound(&kept, &o, &nf, need, above, &err), 0);
 	if (!kept.bounded)
