@@ -252,11 +252,13 @@ static inline uint64_t bytes_equal(uint64_t w, unsigned char c)
  * whose first and last bytes are the name's. */
 static const char *find_name(const char *p, size_t len, const char *name, size_t n)
 {
-	const unsigned char first = (unsigned char)name[0], last = (unsigned char)name[n - 1];
+	unsigned char first, last;
 	size_t i = 0;
 
 	if (!n || n > len)
 		return NULL;
+	first = (unsigned char)name[0];
+	last = (unsigned char)name[n - 1];
 	while (i + n - 1 + 8 <= len) {
 		uint64_t m = bytes_equal(load_bytes(p + i, 8), first) & bytes_equal(load_bytes(p + i + n - 1, 8), last);
 		if (!m) {
