@@ -189,7 +189,8 @@ static void test_changed_after_read(void)
 	td_result_free(r);
 }
 
-/* A file of fx lines drawn from a few templates, foo_ names as asked. */
+/* A file of C-like lines drawn from a few templates, its names starting
+ * with prefix, the same for the same seed. */
 static void write_lines(const char *path, uint64_t seed, int lines, const char *prefix)
 {
 	FILE *f = fopen(path, "w");
@@ -197,13 +198,26 @@ static void write_lines(const char *path, uint64_t seed, int lines, const char *
 
 	CHECK(f != NULL);
 	for (int i = 0; f && i < lines; i++) {
+		unsigned a, b;
 		x = x * 6364136223846793005u + 1442695040888963407u;
+		a = (unsigned)(x >> 40) % 90;
+		b = (unsigned)(x >> 50) % 9;
 		switch ((x >> 33) % 5) {
-		case 0: fprintf(f, "}\n"); break;
-		case 1: fprintf(f, "\t%s_v%u(%s_%u);\n", prefix, (unsigned)(x >> 40) % 90, prefix, (unsigned)(x >> 50) % 9); break;
-		case 2: fprintf(f, "int %s_x%u = %u;\n", prefix, (unsigned)(x >> 40) % 50, (unsigned)(x >> 48) % 7); break;
-		case 3: fprintf(f, "\treturn %u;\n", (unsigned)(x >> 40) % 4); break;
-		default: fprintf(f, "\tline_%u;\n", (unsigned)(x >> 40) % 400); break;
+		case 0:
+			fprintf(f, "}\n");
+			break;
+		case 1:
+			fprintf(f, "\t%s_v%u(%s_%u);\n", prefix, a, prefix, b);
+			break;
+		case 2:
+			fprintf(f, "int %s_x%u = %u;\n", prefix, a % 50, b % 7);
+			break;
+		case 3:
+			fprintf(f, "\treturn %u;\n", a % 4);
+			break;
+		default:
+			fprintf(f, "\tline_%u;\n", (unsigned)(x >> 40) % 400);
+			break;
 		}
 	}
 	if (f)
@@ -243,8 +257,8 @@ static void test_pairs_shared(void)
 	 * the seed, and files of their own */
 	for (int i = 0; i < TGS; i++) {
 		snprintf(path, sizeof(path), "%s/t/%02d.c", pd, i);
-		write_lines(path, i < 8 ? 100 + (uint64_t)(i % 6) : 900 + (uint64_t)i, 150 + 40 * (i % 6) - (i % 3) * 30,
-			    i % 2 ? "bar" : "foo");
+		uint64_t seed = i < 8 ? 100 + (uint64_t)(i % 6) : 900 + (uint64_t)i;
+		write_lines(path, seed, 150 + 40 * (i % 6) - (i % 3) * 30, i % 2 ? "bar" : "foo");
 	}
 	snprintf(path, sizeof(path), "%s/u", pd);
 	snprintf(cmd, sizeof(cmd), "%s/t", pd);
@@ -279,7 +293,8 @@ static void test_pairs_shared(void)
 				want[n].missing = "gone";
 				continue;
 			}
-			CHECK_INT(td_similarity_bounded(&want[n].sim, ub, ul, &nf, reached ? best : 0.5, reached, &err), 0);
+			CHECK_INT(td_similarity_bounded(&want[n].sim, ub, ul, &nf, reached ? best : 0.5, reached, &err),
+				  0);
 			if (!want[n].sim.bounded && !want[n].sim.binary && want[n].sim.value >= 0.5 &&
 			    want[n].sim.value > best)
 				best = want[n].sim.value;
