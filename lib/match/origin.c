@@ -89,6 +89,7 @@ int td_version_label_cmp(const char *a, const char *b)
 typedef struct ix_entry {
 	uint32_t index;  /* into the caller's digests */
 	uint8_t checksum;
+	uint8_t q2;      /* q2 ratio: the cell within its row */
 } ix_entry_t;
 
 struct td_tlsh_index {
@@ -136,6 +137,7 @@ int td_tlsh_index_new(td_tlsh_index_t **out, const td_tlsh_t *digests, size_t n,
 		size_t at = ix->start[c] + fill[c]++;
 		ix->e[at].index = (uint32_t)i;
 		ix->e[at].checksum = digests[i].checksum;
+		ix->e[at].q2 = digests[i].q2_ratio & 0xf;
 		td_tlsh_bodies_set(&ix->bodies, at, &digests[i]);
 	}
 	free(fill);
@@ -186,47 +188,6 @@ static void nn_insert(nn_best_t *b, int d, size_t index)
 		b->n++;
 }
 
-#define LANES16 0x0001000100010001ull
-
-/* Entries from..end of one cell, whose header terms but the checksum's add
- * up to head, with their body distances in body[0 .. end - from). Returns
- * the bound after them. */
-static int visit_range(const td_tlsh_index_t *ix, size_t from, size_t end, int head, const uint16_t *body,
-		       const td_tlsh_t *q, int limit, size_t skip, nn_best_t *b)
-{
-	/* the largest body term that can still enter: nearly all entries are
-	 * turned down on it alone, four at a time */
-	int most = bound_now(b, limit) - head;
-	size_t i = from;
-
-	b->distances += (uint64_t)(end - from);
-	while (most >= 0 && i < end) {
-		size_t stop = end - i < 4 ? end : i + 4;
-		if (stop - i == 4 && most < 0x7fff) {
-			/* a lane's high bit stays set when its distance (< 2^15) is over most */
-			uint64_t w;
-			memcpy(&w, body + (i - from), sizeof(w));
-			if (!(~((w | LANES16 << 15) - (uint64_t)(most + 1) * LANES16) & LANES16 << 15)) {
-				i = stop;
-				continue;
-			}
-		}
-		for (; i < stop; i++) {
-			const ix_entry_t *e;
-			int d;
-			if (body[i - from] > most)
-				continue;
-			e = &ix->e[i];
-			d = head + (e->checksum != q->checksum) + body[i - from];
-			if (d > bound_now(b, limit) || e->index == skip)
-				continue;
-			nn_insert(b, d, e->index);
-			most = bound_now(b, limit) - head;
-		}
-	}
-	return bound_now(b, limit);
-}
-
 static int circular(int x, int y, int range)
 {
 	int d = x > y ? x - y : y - x;
@@ -248,46 +209,79 @@ typedef struct ratio_terms {
 	int q1[TLSH_RANGE_QRATIO], q2[TLSH_RANGE_QRATIO];
 } ratio_terms_t;
 
-/* Visit the cells of one lvalue whose ratio bounds, added to base, stay
- * within the search's bound. The cells of a q1 ratio are contiguous, and
- * mostly small: their body distances are computed together, up to
- * CELL_CHUNK at a time from the first cell visited (a cell that the bound
- * then rules out costs its share of a vector step, less than its own
- * step would). */
-static void visit_lvalue(const td_tlsh_index_t *ix, int lv, int base, const ratio_terms_t *rt,
+/* Entries from..end of one row (an lvalue and q1 ratio), whose header
+ * terms but the q2 ratio's and the checksum's add up to head, with their
+ * body distances in body[0 .. end - from). Returns the bound after them. */
+static int visit_range(const td_tlsh_index_t *ix, size_t from, size_t end, int head, const uint16_t *body,
+		       const ratio_terms_t *rt, const td_tlsh_t *q, int limit, size_t skip, nn_best_t *b)
+{
+	/* the largest body and q2 terms that can still enter: nearly all
+	 * entries are turned down on them alone */
+	int most = bound_now(b, limit) - head;
+
+	b->distances += (uint64_t)(end - from);
+	for (size_t i = from; i < end; i++) {
+		const ix_entry_t *e = &ix->e[i];
+		int t = body[i - from] + rt->q2[e->q2], d;
+		if (t > most)
+			continue;
+		d = head + t + (e->checksum != q->checksum);
+		if (d > bound_now(b, limit) || e->index == skip)
+			continue;
+		nn_insert(b, d, e->index);
+		most = bound_now(b, limit) - head;
+	}
+	return bound_now(b, limit);
+}
+
+/* Entries from..end of one row, their body distances CELL_CHUNK at a time. */
+static int visit_entries(const td_tlsh_index_t *ix, size_t from, size_t end, int head, const ratio_terms_t *rt,
 			 const td_tlsh_t *q, int limit, size_t skip, nn_best_t *b)
 {
 	uint16_t body[CELL_CHUNK];
 	int bound = bound_now(b, limit);
 
+	for (size_t i = from; i < end && head <= bound; i += CELL_CHUNK) {
+		size_t n = end - i < CELL_CHUNK ? end - i : CELL_CHUNK;
+		td_tlsh_body_distances(q, &ix->bodies, i, n, body);
+		bound = visit_range(ix, i, i + n, head, body, rt, q, limit, skip, b);
+	}
+	return bound;
+}
+
+/* Visit the cells of one lvalue whose ratio bounds, added to base, stay
+ * within the search's bound. The cells of a row (lvalue and q1 ratio) are
+ * in q2 order, and those within the bound are the q2 ratios nearest the
+ * query's, circularly: one range of entries, or two where it wraps round. */
+static void visit_lvalue(const td_tlsh_index_t *ix, int lv, int base, const ratio_terms_t *rt,
+			 const td_tlsh_t *q, int limit, size_t skip, nn_best_t *b)
+{
+	int bound = bound_now(b, limit), q2 = q->q2_ratio & 0xf;
+
 	for (int q1 = 0; q1 < TLSH_RANGE_QRATIO; q1++) {
-		int b1 = base + rt->q1[q1];
+		int b1 = base + rt->q1[q1], reach = 0;
 		size_t row = ((size_t)lv * TLSH_RANGE_QRATIO + (size_t)q1) * TLSH_RANGE_QRATIO;
-		size_t row_end = ix->start[row + TLSH_RANGE_QRATIO], e0 = 0, e1 = 0;
-		if (b1 > bound || ix->start[row] == row_end)
+		const uint32_t *start = &ix->start[row];
+		if (b1 > bound || start[0] == start[TLSH_RANGE_QRATIO])
 			continue;
-		for (int q2 = 0; q2 < TLSH_RANGE_QRATIO; q2++) {
-			int b2 = b1 + rt->q2[q2];
-			size_t cs = ix->start[row + (size_t)q2], ce = ix->start[row + (size_t)q2 + 1];
-			if (b2 > bound || cs == ce)
-				continue;
-			if (ce - cs > CELL_CHUNK) {
-				/* a large cell: chunk by chunk */
-				for (size_t i = cs; i < ce; i += CELL_CHUNK) {
-					size_t n = ce - i < CELL_CHUNK ? ce - i : CELL_CHUNK;
-					td_tlsh_body_distances(q, &ix->bodies, i, n, body);
-					bound = visit_range(ix, i, i + n, b2, body, q, limit, skip, b);
-				}
-				e0 = e1 = 0;
-				continue;
-			}
-			if (cs < e0 || ce > e1) {
-				e0 = cs;
-				e1 = row_end - cs < CELL_CHUNK ? row_end : cs + CELL_CHUNK;
-				td_tlsh_body_distances(q, &ix->bodies, e0, e1 - e0, body);
-			}
-			bound = visit_range(ix, cs, ce, b2, body + (cs - e0), q, limit, skip, b);
+		/* the q2 ratios within reach: q2 - reach .. q2 + reach */
+		while (reach < TLSH_RANGE_QRATIO / 2 && b1 + ratio_bound(reach + 1) <= bound)
+			reach++;
+		if (2 * reach + 1 >= TLSH_RANGE_QRATIO) {
+			bound = visit_entries(ix, start[0], start[TLSH_RANGE_QRATIO], b1, rt, q, limit, skip, b);
+			continue;
 		}
+		int lo = q2 - reach, hi = q2 + reach + 1;
+		if (lo < 0) {
+			bound = visit_entries(ix, start[lo + TLSH_RANGE_QRATIO], start[TLSH_RANGE_QRATIO], b1, rt, q,
+					      limit, skip, b);
+			lo = 0;
+		}
+		if (hi > TLSH_RANGE_QRATIO) {
+			bound = visit_entries(ix, start[0], start[hi - TLSH_RANGE_QRATIO], b1, rt, q, limit, skip, b);
+			hi = TLSH_RANGE_QRATIO;
+		}
+		bound = visit_entries(ix, start[lo], start[hi], b1, rt, q, limit, skip, b);
 	}
 }
 

@@ -290,9 +290,13 @@ static void test_index_brute_force(void)
 			if (i % 10 == 9)
 				d[i] = d[i - 5];  /* duplicates: ties */
 			if (i % 7 == 3) {      /* near neighbours */
+				static const int shift[] = { 0, 1, 15, 2, 14, 3, 13 };
 				d[i] = d[i / 2];
 				d[i].body[i % 32] ^= 0x11;
 				d[i].lvalue = (uint8_t)(d[i].lvalue + i % 3);
+				/* in the cells beside, round the circle of ratios too */
+				d[i].q1_ratio = (uint8_t)((d[i].q1_ratio + shift[i / 7 % 7]) & 15);
+				d[i].q2_ratio = (uint8_t)((d[i].q2_ratio + shift[i / 49 % 7]) & 15);
 			}
 		}
 		for (int len_diff = 0; len_diff < 2; len_diff++) {
@@ -322,6 +326,44 @@ static void test_index_brute_force(void)
 		}
 	}
 	free(d);
+}
+
+/* The q2 cells within a bound are a range round the circle of quartile
+ * ratios (16 of them, 12 a step past the first): digests equal to the query
+ * but for their q2 ratio, one in each cell, are found exactly when their
+ * ratio term is within the limit, across the wrap from 15 to 0 too. */
+static void test_index_ratio_edges(void)
+{
+	enum { RATIOS = 16, K = TD_COPY_CANDIDATES_MAX };
+	static const int query_q2[] = { 15, 0, 1, 7 };
+	td_tlsh_t d[RATIOS];
+	td_error_t err = { 0 };
+	td_tlsh_index_t *ix = NULL;
+
+	for (int i = 0; i < RATIOS; i++) {
+		memset(&d[i], 0, sizeof(d[i]));
+		d[i].lvalue = 40;
+		d[i].q1_ratio = 3;
+		d[i].q2_ratio = (uint8_t)i;
+		memset(d[i].body, 0x1b, sizeof(d[i].body));
+	}
+	CHECK(td_tlsh_index_new(&ix, d, RATIOS, 1, &err) == 0);
+	for (size_t k = 0; k < sizeof(query_q2) / sizeof(query_q2[0]) && ix; k++) {
+		td_tlsh_t q = d[0];
+		q.q2_ratio = (uint8_t)query_q2[k];
+		for (int limit = 0; limit <= 100; limit++) {
+			size_t want[K], got[K], nw, ng;
+			int wd[K], gd[K];
+			nw = brute_nearest_k(d, RATIOS, &q, limit, SIZE_MAX, 1, K, want, wd);
+			ng = td_tlsh_index_nearest_k(ix, &q, limit, SIZE_MAX, K, got, gd, NULL);
+			CHECK_INT(ng, nw);
+			for (size_t j = 0; j < ng && j < nw; j++) {
+				CHECK_INT(got[j], want[j]);
+				CHECK_INT(gd[j], wd[j]);
+			}
+		}
+	}
+	td_tlsh_index_free(ix);
 }
 
 static void test_label_cmp(void)
@@ -509,6 +551,7 @@ int main(void)
 	test_find_copies();
 	test_threads();
 	test_index_brute_force();
+	test_index_ratio_edges();
 	test_label_cmp();
 	test_versions();
 	test_many_versions();
