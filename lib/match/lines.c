@@ -914,10 +914,11 @@ static size_t file_index(const td_tree_t *t, const td_file_t *f)
 	return at >= first && at < first + t->count * sizeof(*f) ? (size_t)(at - first) / sizeof(*f) : SIZE_MAX;
 }
 
-/* The shared entry of upstream file f, or NULL. */
-static shared_old_t *shared_entry(const pairs_ctx_t *pc, const td_file_t *f)
+/* The shared entry of pair p's upstream file, or NULL: only pairs of
+ * similarity share one (shared_plan counts no other). */
+static shared_old_t *shared_entry(const pairs_ctx_t *pc, const td_pair_t *p)
 {
-	size_t i = pc->shared_of ? file_index(pc->x->r->upstream, f) : SIZE_MAX;
+	size_t i = pc->shared_of && p->mode == TD_PAIR_SIMILARITY ? file_index(pc->x->r->upstream, p->up) : SIZE_MAX;
 
 	return i != SIZE_MAX && pc->shared_of[i] ? &pc->shared[pc->shared_of[i] - 1] : NULL;
 }
@@ -973,7 +974,7 @@ static void shared_done(pairs_ctx_t *pc, shared_old_t *sh)
  * an earlier pair when it is shared), diffed when that cannot rule it out. */
 static int similarity_pair(pairs_ctx_t *pc, worker_buf_t wb[2], td_pair_t *p, unit_target_t *t, td_error_t *err)
 {
-	shared_old_t *sh = shared_entry(pc, p->up);
+	shared_old_t *sh = shared_entry(pc, p);
 	td_simold_t local, *old = &local;
 	const uint8_t *up = NULL;
 	size_t up_len = 0;
@@ -1068,7 +1069,7 @@ static void *pairs_worker(void *arg)
 		for (size_t i = a; i < b && !rc; i++) {
 			if (missing) {
 				pc->p[i].missing = missing;
-				shared_done(pc, shared_entry(pc, pc->p[i].up));
+				shared_done(pc, shared_entry(pc, &pc->p[i]));
 			} else if ((rc = diff_pair(pc, wb, &pc->p[i], &t, &err)))
 				fail(x, &err);
 		}

@@ -229,7 +229,8 @@ static void write_lines(const char *path, uint64_t seed, int lines, const char *
  * its own, the floor raised by the best pair of its target as
  * td_pairs_diff does, on one thread and several, with nothing kept (all
  * over the limit); an upstream file gone after the scan is missing in
- * each of its pairs, and a binary one is diffed whole. */
+ * each of its pairs, and a binary one is diffed whole; pairs of line
+ * counts of a gone target leave the shared files' counts alone. */
 static void test_pairs_shared(void)
 {
 	enum { UPS = 7, TGS = 12 };
@@ -335,6 +336,33 @@ static void test_pairs_shared(void)
 	CHECK(diffed > 10);
 	CHECK(renamed > 2);
 	CHECK(copies >= 6);
+	/* a target gone, the first, its pairs line counts of the same upstream
+	 * files: none of them counts as one of a shared file's pairs */
+	snprintf(path, sizeof(path), "%s/t/%s", pd, r->target->files[0].path);
+	CHECK_INT(remove(path), 0);
+	for (size_t k = 0; p && want && k < n; k++) {
+		memset(&p[k].sim, 0, sizeof(p[k].sim));
+		p[k].missing = NULL;
+		if (p[k].tg == &r->target->files[0])
+			p[k].mode = TD_PAIR_LINES;
+	}
+	if (p && want) {
+		td_lines_opts_t lo;
+		td_lines_opts_init(&lo);
+		lo.jobs = 1;
+		CHECK_INT(td_pairs_diff(r, p, n, &lo, NULL, &err), 0);
+	}
+	for (size_t k = 0; p && want && k < n; k++) {
+		if (p[k].tg == &r->target->files[0]) {
+			CHECK(p[k].missing != NULL);
+			continue;
+		}
+		CHECK_INT(!p[k].missing, !want[k].missing);
+		if (!p[k].missing) {
+			CHECK_INT(p[k].sim.bounded, want[k].sim.bounded);
+			CHECK(p[k].sim.value == want[k].sim.value);
+		}
+	}
 	free(p);
 	free(want);
 	td_result_free(r);
