@@ -14,18 +14,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include <sqlite3.h>
 
 #include "treedrift/origin.h"
 #include "treedrift/tlsh.h"
+#include "store_impl.h"
 #include "tlsh_impl.h"
-
-/* The tlsh column's 36 bytes (doc/db-schema.md): checksum, lvalue, q1
- * and q2 ratios, body. */
-#define DB_TLSH_BYTES 36
 
 typedef struct digests {
 	td_tlsh_t *h;
@@ -50,16 +46,11 @@ static int add(digests_t *d, const unsigned char *b)
 		d->h = h;
 		d->cap = cap;
 	}
-	d->h[d->n].checksum = b[0];
-	d->h[d->n].lvalue = b[1];
-	d->h[d->n].q1_ratio = b[2];
-	d->h[d->n].q2_ratio = b[3];
-	memcpy(d->h[d->n].body, b + 4, TD_TLSH_BODY_BYTES);
-	d->n++;
+	td_db_tlsh_unpack(&d->h[d->n++], b);
 	return 0;
 }
 
-/* The digests sql selects (one 36-byte blob a row) from db. */
+/* The digests sql selects (one packed TLSH a row, store_impl.h) from db. */
 static int load(digests_t *d, sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
@@ -70,7 +61,7 @@ static int load(digests_t *d, sqlite3 *db, const char *sql)
 		return -1;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (sqlite3_column_bytes(st, 0) == DB_TLSH_BYTES && add(d, sqlite3_column_blob(st, 0))) {
+		if (sqlite3_column_bytes(st, 0) == TD_DB_TLSH_BYTES && add(d, sqlite3_column_blob(st, 0))) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
