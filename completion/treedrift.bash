@@ -32,8 +32,17 @@ _treedrift() {
 		fi
 		return 0
 	fi
+	# db has commands of its own, with options of their own
+	local -a sub=()
+	if [ "$cmd" = db ]; then
+		if ((i + 1 == COMP_CWORD)) && [[ $cur != -* ]]; then
+			COMPREPLY=($(compgen -W "copy delete" -- "$cur"))
+			return 0
+		fi
+		((i + 1 < COMP_CWORD)) && sub=("${COMP_WORDS[i + 1]}")
+	fi
 	local -a table
-	mapfile -t table < <(command "${COMP_WORDS[0]}" "$cmd" --list-options 2>/dev/null)
+	mapfile -t table < <(command "${COMP_WORDS[0]}" "$cmd" "${sub[@]}" --list-options 2>/dev/null)
 	# the value of the option before the cursor
 	if [[ $prev == -* ]]; then
 		for line in "${table[@]}"; do

@@ -579,6 +579,38 @@ int td_pg_writer_add_scan(td_db_writer_t *base, td_tree_t **out, td_source_t *sr
 	return TD_OK;
 }
 
+int td_pg_writer_delete(td_db_writer_t *base, const char *label, td_error_t *err)
+{
+	pg_writer_t *w = (pg_writer_t *)base;
+	char id[32], sql[192];
+	int rc;
+
+	if (!label)
+		return td_error_set(err, TD_EINVAL, "which version of '%s' to delete?", w->shown);
+	/* the label's lock, held to the commit as for a version added */
+	if ((rc = query_one(w, w->aux, "SELECT pg_try_advisory_lock(" PG_LOCK_KEY ", hashtext($1))", label, id,
+			    sizeof(id), err)))
+		return rc;
+	if (strcmp(id, "t"))
+		return td_error_set(err, TD_ELOCKED, "version '%s' is being written to '%s' by another writer",
+				    label, w->shown);
+	if (!w->in_tx) {
+		if ((rc = td_pg_exec(w->tx, "BEGIN", "write", w->shown, err)))
+			return rc;
+		w->in_tx = 1;
+	}
+	if ((rc = query_one(w, w->tx, "SELECT id FROM version WHERE label = $1", label, id, sizeof(id), err)))
+		return rc;
+	if (!id[0])
+		return td_error_set(err, TD_ENOTFOUND, "no version '%s' in '%s'", label, w->shown);
+	/* under a savepoint, as a version added: a failure leaves the others */
+	snprintf(sql, sizeof(sql), "SAVEPOINT td_version; DELETE FROM entry WHERE version_id = %s;"
+		 " DELETE FROM version WHERE id = %s", id, id);
+	rc = td_pg_exec(w->tx, sql, "write", w->shown, err);
+	PQclear(PQexec(w->tx, rc ? "ROLLBACK TO SAVEPOINT td_version" : "RELEASE SAVEPOINT td_version"));
+	return rc;
+}
+
 int td_pg_writer_commit(td_db_writer_t *base, td_error_t *err)
 {
 	pg_writer_t *w = (pg_writer_t *)base;

@@ -37,6 +37,7 @@ typedef struct td_db_backend {
 	int (*writer_add_scan)(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
 			       int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats,
 			       td_error_t *err);
+	int (*writer_delete)(td_db_writer_t *w, const char *label, td_error_t *err);
 	int (*writer_commit)(td_db_writer_t *w, td_error_t *err);
 	void (*writer_free)(td_db_writer_t *w);
 } td_db_backend_t;
@@ -108,6 +109,7 @@ int td_sq_writer_open(td_db_writer_t **out, const char *path, unsigned flags, td
 int td_sq_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err);
 int td_sq_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
 			  int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err);
+int td_sq_writer_delete(td_db_writer_t *w, const char *label, td_error_t *err);
 int td_sq_writer_commit(td_db_writer_t *w, td_error_t *err);
 void td_sq_writer_free(td_db_writer_t *w);
 
@@ -124,6 +126,7 @@ int td_pg_writer_open(td_db_writer_t **out, const char *uri, unsigned flags, td_
 int td_pg_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_error_t *err);
 int td_pg_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
 			  int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err);
+int td_pg_writer_delete(td_db_writer_t *w, const char *label, td_error_t *err);
 int td_pg_writer_commit(td_db_writer_t *w, td_error_t *err);
 void td_pg_writer_free(td_db_writer_t *w);
 

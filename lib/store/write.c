@@ -16,7 +16,7 @@
 #define TD_DB_WRITER_CACHE_KIB 65536
 
 enum {
-	ST_VERSION_FIND, ST_VERSION_INSERT, ST_VERSION_UPDATE, ST_ENTRY_DELETE, ST_PATH_FIND,
+	ST_VERSION_FIND, ST_VERSION_INSERT, ST_VERSION_UPDATE, ST_VERSION_DELETE, ST_ENTRY_DELETE, ST_PATH_FIND,
 	ST_PATH_INSERT, ST_CONTENT_FIND, ST_CONTENT_INSERT, ST_CONTENT_FILL, ST_ENTRY_INSERT,
 	ST_COUNT
 };
@@ -27,6 +27,7 @@ static const char *const writer_sql[ST_COUNT] = {
 			      " file_count, total_bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[ST_VERSION_UPDATE] = "UPDATE version SET root = ?2, source_kind = ?3, scanned_at = ?4,"
 			      " tool_version = ?5, file_count = ?6, total_bytes = ?7 WHERE id = ?1",
+	[ST_VERSION_DELETE] = "DELETE FROM version WHERE id = ?1",
 	[ST_ENTRY_DELETE] = "DELETE FROM entry WHERE version_id = ?1",
 	[ST_PATH_FIND] = "SELECT id FROM path WHERE path = ?1",
 	[ST_PATH_INSERT] = "INSERT INTO path (path) VALUES (?1) ON CONFLICT (path) DO NOTHING",
@@ -49,7 +50,7 @@ static const char *const writer_sql[ST_COUNT] = {
 			    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
 };
 
-/* After a replace: drop what no version refers to any more. */
+/* After a replace or a delete: drop what no version refers to any more. */
 static const char gc_sql[] =
 	"DELETE FROM content WHERE id NOT IN (SELECT content_id FROM entry WHERE content_id IS NOT NULL);"
 	"DELETE FROM path WHERE id NOT IN (SELECT path_id FROM entry);";
@@ -64,6 +65,7 @@ typedef struct sq_writer {
 	 * an index search per row; when most exist (a point release), the
 	 * lookup goes first. */
 	size_t paths_found, paths_added, contents_found, contents_added;
+	int deleted;      /* a version was deleted: commit gives back its pages */
 } sq_writer_t;
 
 /* "2024-05-01T12:00:00Z" */
@@ -633,10 +635,11 @@ static int add_file(sq_writer_t *w, sqlite3_int64 vid, const td_file_t *f, const
 	return TD_OK;
 }
 
-/* Commit the version, or roll it back when rc is an error. */
-static int add_end(sq_writer_t *w, int replaced, int rc, td_error_t *err)
+/* Commit the version, or roll it back when rc is an error; after entries
+ * were deleted (dropped), with what no version refers to any more. */
+static int add_end(sq_writer_t *w, int dropped, int rc, td_error_t *err)
 {
-	if (!rc && replaced)
+	if (!rc && dropped)
 		rc = exec_sql(w, gc_sql, "write", err);
 	if (!rc)
 		rc = exec_sql(w, "COMMIT", "write", err);
@@ -667,6 +670,39 @@ int td_sq_writer_add(td_db_writer_t *base, const td_tree_t *tree, int replace, t
 	return add_end(w, replaced, rc, err);
 }
 
+int td_sq_writer_delete(td_db_writer_t *base, const char *label, td_error_t *err)
+{
+	sq_writer_t *w = (sq_writer_t *)base;
+	sqlite3_stmt *find = w->st[ST_VERSION_FIND], *st;
+	sqlite3_int64 vid;
+	int rc;
+
+	if (!w->db)
+		return td_error_set(err, TD_EINVAL, "the writer of '%s' is closed", w->f.path);
+	if (!label)
+		return td_error_set(err, TD_EINVAL, "which version of '%s' to delete?", w->f.path);
+	if ((rc = exec_sql(w, "BEGIN", "write", err)))
+		return rc;
+	if ((rc = sqlite3_bind_text(find, 1, label, -1, SQLITE_STATIC)) != SQLITE_OK ||
+	    (rc = lookup(find)) != SQLITE_ROW) {
+		rc = rc == SQLITE_DONE ? td_error_set(err, TD_ENOTFOUND, "no version '%s' in '%s'", label, w->f.path)
+				       : td_sql_error(err, w->db, rc, "read", w->f.path);
+		return add_end(w, 0, rc, err);
+	}
+	vid = sqlite3_column_int64(find, 0);
+	sqlite3_reset(find);
+	/* the entries first: they refer to the version row */
+	st = w->st[ST_ENTRY_DELETE];
+	if ((rc = sqlite3_bind_int64(st, 1, vid)) == SQLITE_OK && (rc = run(st)) == SQLITE_OK) {
+		st = w->st[ST_VERSION_DELETE];
+		if ((rc = sqlite3_bind_int64(st, 1, vid)) == SQLITE_OK)
+			rc = run(st);
+	}
+	rc = rc == SQLITE_OK ? TD_OK : td_sql_error(err, w->db, rc, "write", w->f.path);
+	if (!(rc = add_end(w, 1, rc, err)))
+		w->deleted = 1;
+	return rc;
+}
 
 /* ---- writing while scanning ---- */
 
@@ -769,6 +805,10 @@ int td_sq_writer_commit(td_db_writer_t *base, td_error_t *err)
 	utc_now(now);
 	if ((rc = exec_sql(w, td_db_index_sql, "index", err)) || (rc = meta_put(w, "modified_by", tool, err)) ||
 	    (rc = meta_put(w, "modified_at", now, err)))
+		goto fail;
+	/* the pages a deleted version freed go back: a smaller file, which is
+	 * what a delete is for (VACUUM rewrites the private copy only) */
+	if (w->deleted && (rc = exec_sql(w, "VACUUM", "write", err)))
 		goto fail;
 	/* What is renamed into place must at least be structurally sound; a
 	 * quick check reads every page once (a few ms per MB). */

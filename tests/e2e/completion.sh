@@ -34,6 +34,10 @@ cd "$TMP/w"
 check_eq "operands are files" "$(complete_line treedrift compare tree-)" "tree-a tree-b"
 check_eq "--output takes a file" "$(complete_line treedrift compare -o rep)" "report.html"
 check_eq "top-level options" "$(complete_line treedrift --)" "--help --version"
+check_eq "db commands" "$(complete_line treedrift db '')" "copy delete"
+check_eq "db copy options" "$(complete_line treedrift db copy --)" "--help --label --quiet --replace"
+check_eq "db delete options" "$(complete_line treedrift db delete --)" "--help --quiet"
+check_eq "db delete operands are files" "$(complete_line treedrift db delete rep)" "report.html"
 # every long option in each command's --help completes
 for cmd in $("$TD" --list-commands); do
 	want=$("$TD" "$cmd" --help | grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' ' | sed 's/ $//')

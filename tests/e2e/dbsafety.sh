@@ -2,7 +2,8 @@
 # The database under stress: `treedrift check` on sound, corrupt, foreign and
 # newer databases; a scan killed with SIGKILL, a full disk, two writers at
 # once and readers during a write all leave a database that checks sound and
-# holds what it held (compared through `treedrift show`).
+# holds what it held (compared through `treedrift show`); db delete takes out
+# all the versions it is given or none.
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$TMP/small" "$TMP/big"
 for i in $(seq 1 20); do seq "$i" $((i * 300)) >"$TMP/small/f$i.txt"; done
@@ -135,4 +136,29 @@ check_eq "readers during a write" "$r" 0
 s=0; "$TD" check -q "$TMP/db" || s=$?
 check_eq "check after two writers" "$s" 0
 "$TD" show --versions "$TMP/db" | grep -q '^big ' && ok || fail "the first writer's version is missing"
+
+# db delete: versions out of a database; a missing label deletes nothing, a
+# missing database is not made, and the file shrinks by what only the
+# deleted versions held
+cp "$TMP/db.v1" "$TMP/del.db"
+"$TD" scan -q "$TMP/big" -o "$TMP/del.db" --label big
+"$TD" scan -q "$TMP/small" -o "$TMP/del.db" --label v2
+before=$(stat -c %s "$TMP/del.db")
+s=0; "$TD" db delete "$TMP/del.db" big nope 2>"$TMP/err" || s=$?
+check_eq "delete a missing label" "$s" 2
+grep -q "no version 'nope' in " "$TMP/err" && ok || fail "delete nope: $(cat "$TMP/err")"
+check_eq "nothing deleted" "$(stat -c %s "$TMP/del.db")" "$before"
+s=0; "$TD" db delete "$TMP/del.db" big v2 2>"$TMP/err" || s=$?
+check_eq "delete" "$s" 0
+check_eq "delete note" "$(cat "$TMP/err")" "treedrift: deleted 2 versions from '$TMP/del.db'"
+"$TD" show "$TMP/del.db" | cmp -s - "$TMP/show.before" && ok || fail "delete: v1 changed"
+s=0; "$TD" check -q "$TMP/del.db" || s=$?
+check_eq "check after delete" "$s" 0
+[ "$(stat -c %s "$TMP/del.db")" -le "$(stat -c %s "$TMP/db.v1")" ] && ok ||
+	fail "delete: $(stat -c %s "$TMP/del.db") bytes left, v1 alone took $(stat -c %s "$TMP/db.v1")"
+s=0; "$TD" db delete "$TMP/none.db" v1 2>"$TMP/err" || s=$?
+check_eq "delete from no database" "$s" 2
+[ ! -e "$TMP/none.db" ] && ok || fail "delete made a database"
+s=0; "$TD" db delete "$TMP/del.db" 2>"$TMP/err" || s=$?
+check_eq "delete without a label" "$s" 2
 finish

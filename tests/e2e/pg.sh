@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The PostgreSQL backend against a real server (pgserver.sh): the same
-# commands give the same reports as with SQLite; db copy both ways; check;
+# commands give the same reports as with SQLite; db copy both ways; db delete; check;
 # a newer schema refused; 8 writers at once; a writer killed mid-way; readers
 # during writes; two writers of one label; a bad URI, a server that is down,
 # a wrong password and a read-only role; and no password in any output.
@@ -74,6 +74,47 @@ check_eq "check the copy" "$s" 0
 s=0; "$TD" db copy -q "$TMP/sq.db" "$(pg_uri copy1)" 2>err || s=$?
 check_eq "copy onto taken labels" "$s" 2
 check_eq "nothing half-copied" "$("$TD" versions "$(pg_uri copy1)" | grep -c '^v')" 3
+
+# ---- db delete, as with SQLite ----
+"$TD" db copy -q "$TD_PG" "$TMP/del.db"
+pg_psql -q -c "CREATE DATABASE del"
+"$TD" db copy -q "$TD_PG" "$(pg_uri del)"
+DEL=$(pg_uri del)
+s=0; "$TD" db delete "$DEL" v1.1 nope 2>err || s=$?
+check_eq "delete a missing label" "$s" 2
+grep -q "no version 'nope' in " err && ok || fail "delete nope: $(cat err)"
+check_eq "nothing deleted" "$("$TD" versions "$DEL" | grep -c '^v')" 3
+# a label another writer holds is refused at once
+(trap - EXIT; exec "$PG_BIN/psql" -X -h "$PGSOCK" -p "$PGPORT_TD" -U postgres -d del -q \
+	-c "SELECT pg_advisory_lock(1413772849, hashtext('v2'))" -c "SELECT pg_sleep(30)" >/dev/null 2>&1) &
+holder=$!
+for _ in $(seq 1 100); do
+	[ "$(PGDB=del pg_psql -tA -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" = 1 ] && break
+	sleep 0.1
+done
+s=0; "$TD" db delete "$DEL" v2 2>err || s=$?
+# (the holder's session ends now: later tests look for advisory locks)
+PGDB=del pg_psql -q -tA -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+	WHERE datname = 'del' AND pid <> pg_backend_pid()" >/dev/null
+wait "$holder" 2>/dev/null || true
+check_eq "delete a label being written" "$s" 2
+grep -q "version 'v2' is being written to" err && ok || fail "delete locked: $(cat err)"
+for db in "$TMP/del.db" "$DEL"; do "$TD" db delete -q "$db" v1.1 v1; done
+same_del() { # what, then a command with @DB@ for the database
+	local what=$1 a b sa=0 sb=0
+	shift
+	a=$("${@//@DB@/$TMP/del.db}" 2>&1 | sed "s#$TMP/del.db#DB#g" | norm) || sa=$?
+	b=$("${@//@DB@/$DEL}" 2>&1 | sed "s#$DEL#DB#g" | norm) || sb=$?
+	[ "$a" = "$b" ] && [ "$sa" = "$sb" ] && ok || fail "$what differs after delete: exit $sa vs $sb"
+}
+check_eq "deleted" "$("$TD" versions "$DEL" | awk 'NR > 1 && $1 ~ /^v/ {print $1}')" v2
+same_del "show after delete" "$TD" show @DB@
+same_del "compare after delete" "$TD" compare @DB@ "$EX/upstream" --format json
+s=0; "$TD" check -q "$DEL" || s=$?
+check_eq "check after delete" "$s" 0
+# a label deleted can be written again
+s=0; "$TD" scan -q "$EX/upstream" -o "$DEL" --label v1 || s=$?
+check_eq "a deleted label written again" "$s" 0
 
 # ---- check finds what is wrong ----
 pg_psql -q -c "CREATE DATABASE broken"

@@ -671,6 +671,96 @@ static void test_label_rules(void)
 	td_tree_free(nolabel);
 }
 
+static long long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long long)st.st_size;
+}
+
+/* Deleting versions: the others stay as they were, what only the deleted
+ * ones held goes, the file shrinks, and a label that is not there deletes
+ * nothing, not even the labels before it. */
+static void test_delete(void)
+{
+	const char *path = tpath("delete.db");
+	static const size_t changed[] = { 1, 2, 3 };
+	td_tree_t *v1 = tree_numbered("v1", 40), *v2 = tree_changed(v1, "v2", changed, 3);
+	td_tree_t *big = tree_numbered("big", 2000), *trees[3] = { v1, big, v2 }, *got;
+	td_db_writer_t *w = NULL;
+	td_version_t *v = NULL;
+	size_t nv = 0;
+	td_db_t *db = NULL;
+	td_error_t err = { 0 };
+	long long before;
+
+	/* big's paths are src/f0000.c ... too: rename them apart */
+	for (size_t i = 0; i < big->count; i++)
+		big->files[i].path[0] = 'b';
+	td_tree_sort(big);
+	CHECK_INT(write_db(path, TD_DB_CREATE, trees, 3, 0), 0);
+	CHECK_INT(count_rows(path, "content"), 40 + 3 + 2000);
+	before = file_size(path);
+
+	/* a missing label fails the whole delete, and its writer commits nothing */
+	CHECK_INT(td_db_writer_open(&w, path, TD_DB_APPEND, &err), 0);
+	CHECK_INT(td_db_writer_delete(w, "big", &err), 0);
+	CHECK_INT(td_db_writer_delete(w, "nope", &err), TD_ENOTFOUND);
+	CHECK(strstr(err.msg, "no version 'nope' in ") != NULL);
+	td_db_writer_free(w);
+	w = NULL;
+	CHECK_INT(count_rows(path, "version"), 3);
+	CHECK_INT(file_size(path), before);
+
+	CHECK_INT(td_db_writer_open(&w, path, TD_DB_APPEND, &err), 0);
+	CHECK_INT(td_db_writer_delete(w, "big", &err), 0);
+	/* deleted in this writer: a second delete finds nothing, an add may take the label */
+	CHECK_INT(td_db_writer_delete(w, "big", &err), TD_ENOTFOUND);
+	CHECK_INT(td_db_writer_delete(w, NULL, &err), TD_EINVAL);
+	CHECK_INT(td_db_writer_commit(w, &err), 0);
+	td_db_writer_free(w);
+	w = NULL;
+
+	CHECK_INT(count_rows(path, "version"), 2);
+	CHECK_INT(count_rows(path, "entry"), 80);
+	CHECK_INT(count_rows(path, "content"), 43);
+	CHECK_INT(count_rows(path, "path"), 40);
+	CHECK(file_size(path) < before / 4);
+	got = load(path, "v1");
+	if (got)
+		check_tree_equal(got, v1);
+	td_tree_free(got);
+	got = load(path, "v2");
+	if (got)
+		check_tree_equal(got, v2);
+	td_tree_free(got);
+	CHECK_INT(td_db_open(&db, path, &err), 0);
+	CHECK_INT(td_db_check(db, &err), 0);
+	CHECK_INT(td_db_versions(&v, &nv, db, &err), 0);
+	CHECK_INT(nv, 2);
+	if (nv == 2) {
+		CHECK_STR(v[0].meta.label, "v1");
+		CHECK_STR(v[1].meta.label, "v2");
+	}
+	td_versions_free(v, nv);
+	td_db_free(db);
+
+	/* v1's content that v2 shares stays when v1 goes */
+	CHECK_INT(td_db_writer_open(&w, path, TD_DB_APPEND, &err), 0);
+	CHECK_INT(td_db_writer_delete(w, "v1", &err), 0);
+	CHECK_INT(td_db_writer_commit(w, &err), 0);
+	td_db_writer_free(w);
+	CHECK_INT(count_rows(path, "content"), 40);
+	got = load(path, NULL);
+	if (got)
+		check_tree_equal(got, v2);
+	td_tree_free(got);
+
+	td_tree_free(v1);
+	td_tree_free(v2);
+	td_tree_free(big);
+}
+
 static void test_locking(void)
 {
 	const char *path = tpath("locked.db");
@@ -1489,6 +1579,7 @@ int main(void)
 	test_reader_during_append();
 	test_label_rules();
 	test_locking();
+	test_delete();
 	test_free_before_commit();
 	test_sigkill();
 	test_stale_temp_names();
