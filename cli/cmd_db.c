@@ -89,8 +89,8 @@ static int db_delete(int argc, char **argv)
 
 	if (cli_parser_init(&p, delete_opts, "treedrift db delete [options] DB LABEL...",
 			    "Delete the versions LABEL... from database DB, all of them or, when one is not "
-			    "there, none. SQLite drops the content and paths no version left refers to.", argc,
-			    argv))
+			    "there, none. The content and paths no version refers to any more go too "
+			    "(PostgreSQL: unless another writer is at work).", argc, argv))
 		return cli_error("out of memory");
 	while ((opt = cli_parser_next(&p)) >= 0)
 		if (!strcmp(delete_opts[opt].name, "quiet"))

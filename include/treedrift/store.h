@@ -132,8 +132,9 @@ TD_EXTERN int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_sourc
  * visible before td_db_writer_commit(). */
 TD_EXTERN int td_db_copy(size_t *copied, td_db_writer_t *w, td_db_t *src, const char *label, int replace,
 			 td_error_t *err);
-/* Delete version label, its entries and (SQLite) the content and paths no
- * other version refers to. TD_ENOTFOUND when the database has no such
+/* Delete version label and its entries; the commit drops the content and
+ * paths no version refers to any more (PostgreSQL: when no other writer is
+ * at work, doc/db-schema.md). TD_ENOTFOUND when the database has no such
  * version (nothing is deleted then), TD_ELOCKED (PostgreSQL) when another
  * writer is writing it. Nothing is visible before td_db_writer_commit(). */
 TD_EXTERN int td_db_writer_delete(td_db_writer_t *w, const char *label, td_error_t *err);

@@ -12,8 +12,14 @@
 
 /* The first key of treedrift's advisory locks: "TDr1", the application id
  * of its SQLite files. The second is 0 for the schema lock (making or
- * migrating it) and hashtext(label) for a version being written. */
+ * migrating it) and hashtext(label) for a version being written (or
+ * deleted). */
 #define PG_LOCK_KEY "1413772849"
+/* The first key of the writers' lock (second key 0): every writer holds it
+ * shared from its first version to its commit, as it may be about to refer
+ * to content and paths no version refers to yet; dropping the unreferenced
+ * ones takes it alone. */
+#define PG_WRITERS_KEY "1413772850"
 
 /* Connect to uri; shown is the name messages use (no password). With
  * read_only, every transaction of the connection is read-only. libpq's

@@ -9,7 +9,10 @@
  *   leaves nothing of it;
  * - a label is held by a session advisory lock from the version's start to
  *   the commit: a second writer of the same label is refused (TD_ELOCKED)
- *   at once, before it reads anything. */
+ *   at once, before it reads anything;
+ * - a commit after a version was replaced or deleted drops the content and
+ *   paths no version refers to, unless another writer is at work (the
+ *   writers' lock, pg_impl.h): then they stay for the next one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +40,8 @@ typedef struct pg_writer {
 	PGconn *tx;       /* the versions' transaction */
 	PGconn *aux;      /* shared rows, locks and ids: autocommit */
 	int in_tx;
+	int writing;      /* the writers' lock is held (shared) */
+	int dropped;      /* a version was replaced or deleted: rows may be left unreferenced */
 	/* The version being added. */
 	int adding, replaced, replace;
 	long long vid;
@@ -382,6 +387,18 @@ static int query_one(pg_writer_t *w, PGconn *c, const char *sql, const char *par
 	return rc;
 }
 
+/* Hold the writers' lock, shared, to the commit: it waits while another
+ * writer drops unreferenced rows. */
+static int hold_writers_lock(pg_writer_t *w, td_error_t *err)
+{
+	int rc = TD_OK;
+
+	if (!w->writing &&
+	    !(rc = td_pg_exec(w->aux, "SELECT pg_advisory_lock_shared(" PG_WRITERS_KEY ", 0)", "lock", w->shown, err)))
+		w->writing = 1;
+	return rc;
+}
+
 /* Start a version: the label's lock, then whether it is taken, then its id. */
 static int add_begin(pg_writer_t *w, const char *label, int replace, td_error_t *err)
 {
@@ -405,6 +422,8 @@ static int add_begin(pg_writer_t *w, const char *label, int replace, td_error_t 
 		return td_error_set(err, TD_ELOCKED, "version '%s' is being written to '%s' by another writer",
 				    label, w->shown);
 	w->adding = 1; /* from here on, add_end releases the lock */
+	if ((rc = hold_writers_lock(w, err)))
+		return rc;
 	/* On tx: a version this writer added and has not committed counts. */
 	if ((rc = query_one(w, w->tx, "SELECT id FROM version WHERE label = $1", label, buf, sizeof(buf), err)))
 		return rc;
@@ -506,6 +525,8 @@ static int version_write(pg_writer_t *w, const td_tree_meta_t *m, uint64_t count
 	PQclear(r);
 	if (!rc)
 		rc = copy_rows(w, err);
+	if (!rc && w->replaced)
+		w->dropped = 1;
 out:
 	PQclear(PQexec(w->tx, rc ? "ROLLBACK TO SAVEPOINT td_version" : "RELEASE SAVEPOINT td_version"));
 	return rc;
@@ -594,6 +615,8 @@ int td_pg_writer_delete(td_db_writer_t *base, const char *label, td_error_t *err
 	if (strcmp(id, "t"))
 		return td_error_set(err, TD_ELOCKED, "version '%s' is being written to '%s' by another writer",
 				    label, w->shown);
+	if ((rc = hold_writers_lock(w, err)))
+		return rc;
 	if (!w->in_tx) {
 		if ((rc = td_pg_exec(w->tx, "BEGIN", "write", w->shown, err)))
 			return rc;
@@ -608,7 +631,28 @@ int td_pg_writer_delete(td_db_writer_t *base, const char *label, td_error_t *err
 		 " DELETE FROM version WHERE id = %s", id, id);
 	rc = td_pg_exec(w->tx, sql, "write", w->shown, err);
 	PQclear(PQexec(w->tx, rc ? "ROLLBACK TO SAVEPOINT td_version" : "RELEASE SAVEPOINT td_version"));
+	if (!rc)
+		w->dropped = 1;
 	return rc;
+}
+
+/* Before the commit of a replace or a delete: the content and paths no
+ * version refers to, dropped in the same transaction when no other writer
+ * holds the writers' lock (this one's shared hold does not stand in its
+ * way). */
+static int drop_unreferenced(pg_writer_t *w, td_error_t *err)
+{
+	char alone[8];
+	int rc;
+
+	if (!w->dropped)
+		return TD_OK;
+	if ((rc = query_one(w, w->aux, "SELECT pg_try_advisory_lock(" PG_WRITERS_KEY ", 0)", NULL, alone,
+			    sizeof(alone), err)) || strcmp(alone, "t"))
+		return rc;
+	return td_pg_exec(w->tx, "DELETE FROM content c WHERE NOT EXISTS (SELECT 1 FROM entry e WHERE"
+			  " e.content_id = c.id); DELETE FROM path p WHERE NOT EXISTS (SELECT 1 FROM entry e"
+			  " WHERE e.path_id = p.id)", "write", w->shown, err);
 }
 
 int td_pg_writer_commit(td_db_writer_t *base, td_error_t *err)
@@ -623,11 +667,14 @@ int td_pg_writer_commit(td_db_writer_t *base, td_error_t *err)
 			 " ON CONFLICT (key) DO UPDATE SET value = excluded.value", td_version());
 		rc = td_pg_exec(w->tx, sql, "write", w->shown, err);
 		if (!rc)
+			rc = drop_unreferenced(w, err);
+		if (!rc)
 			rc = td_pg_exec(w->tx, "COMMIT", "commit", w->shown, err);
 		else
 			PQclear(PQexec(w->tx, "ROLLBACK"));
 		w->in_tx = 0;
 	}
 	PQclear(PQexec(w->aux, "SELECT pg_advisory_unlock_all()"));
+	w->writing = w->dropped = 0;
 	return rc;
 }

@@ -39,7 +39,7 @@ same "compare db to db" "$TD" compare @DB@ @DB@ --base v1 --target-label v2 --fo
 same "base json" "$TD" base @DB@ "$EX/vendor" --format json
 same "base text" "$TD" base @DB@ "$EX/upstream"
 same "versions json" "$TD" versions @DB@ --format json
-same "show" "$TD" show @DB@ v2
+same "show" "$TD" show @DB@ --label v2
 same "show json" "$TD" show @DB@ --format json
 same "trend" "$TD" trend @DB@ "$EX/vendor" "$EX/upstream"
 same "check" "$TD" check -q @DB@
@@ -50,9 +50,11 @@ a=$("$TD" scan "$EX/vendor" -o "$TMP/r1.db" --label r --reuse "$TMP/sq.db" 2>&1 
 b=$("$TD" scan "$EX/vendor" -o "$TMP/r2.db" --label r --reuse "$TD_PG" 2>&1 | sed "s#$TMP/r2.db#R#")
 check_eq "--reuse from PostgreSQL" "$b" "$a"
 echo "$a" | grep -q ", 0 files read\|(0 files read" && ok || fail "--reuse read files: $a"
-s=0; "$TD" scan -q "$EX/vendor" -o "$TD_PG" --label v1.1 --replace || s=$?
-check_eq "replace" "$s" 0
-same "after replace" "$TD" show @DB@ v1.1
+for db in "$TMP/sq.db" "$TD_PG"; do
+	s=0; "$TD" scan -q "$EX/vendor" -o "$db" --label v1.1 --replace || s=$?
+	check_eq "replace" "$s" 0
+done
+same "after replace" "$TD" show @DB@ --label v1.1
 s=0; "$TD" scan -q "$EX/vendor" -o "$TD_PG" --label x --new 2>err || s=$?
 check_eq "--new on PostgreSQL" "$s" 2
 grep -q "refusing to replace" err && ok || fail "--new: $(cat err)"
@@ -108,6 +110,12 @@ same_del() { # what, then a command with @DB@ for the database
 	[ "$a" = "$b" ] && [ "$sa" = "$sb" ] && ok || fail "$what differs after delete: exit $sa vs $sb"
 }
 check_eq "deleted" "$("$TD" versions "$DEL" | awk 'NR > 1 && $1 ~ /^v/ {print $1}')" v2
+unreferenced() { # content and paths of database $1 that no version refers to
+	PGDB=$1 pg_psql -tA -c "SELECT (SELECT count(*) FROM content c WHERE NOT EXISTS
+		(SELECT 1 FROM entry e WHERE e.content_id = c.id)) || ' ' || (SELECT count(*) FROM path p
+		WHERE NOT EXISTS (SELECT 1 FROM entry e WHERE e.path_id = p.id))"
+}
+check_eq "delete drops what no version refers to" "$(unreferenced del)" "0 0"
 same_del "show after delete" "$TD" show @DB@
 same_del "compare after delete" "$TD" compare @DB@ "$EX/upstream" --format json
 s=0; "$TD" check -q "$DEL" || s=$?
@@ -115,6 +123,26 @@ check_eq "check after delete" "$s" 0
 # a label deleted can be written again
 s=0; "$TD" scan -q "$EX/upstream" -o "$DEL" --label v1 || s=$?
 check_eq "a deleted label written again" "$s" 0
+# while another writer is at work, what is unreferenced stays; the next
+# replace with no other writer drops it
+(trap - EXIT; exec "$PG_BIN/psql" -X -h "$PGSOCK" -p "$PGPORT_TD" -U postgres -d del -q \
+	-c "SELECT pg_advisory_lock_shared(1413772850, 0)" -c "SELECT pg_sleep(30)" >/dev/null 2>&1) &
+holder=$!
+for _ in $(seq 1 100); do
+	[ "$(PGDB=del pg_psql -tA -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" = 1 ] && break
+	sleep 0.1
+done
+s=0; "$TD" db delete -q "$DEL" v2 || s=$?
+check_eq "delete while another writer is at work" "$s" 0
+[ "$(unreferenced del)" != "0 0" ] && ok || fail "rows dropped under another writer"
+PGDB=del pg_psql -q -tA -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+	WHERE datname = 'del' AND pid <> pg_backend_pid()" >/dev/null
+wait "$holder" 2>/dev/null || true
+s=0; "$TD" scan -q "$EX/vendor" -o "$DEL" --label v1 --replace || s=$?
+check_eq "replace" "$s" 0
+check_eq "replace drops what no version refers to" "$(unreferenced del)" "0 0"
+check_eq "the replaced version" "$("$TD" show "$DEL" --label v1 | sed -n '/^version /,$p')" \
+	"$("$TD" show "$TMP/sq.db" --label v2 | sed -n '/^version /,$p' | sed '1s/v2/v1/')"
 
 # ---- check finds what is wrong ----
 pg_psql -q -c "CREATE DATABASE broken"
