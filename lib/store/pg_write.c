@@ -399,6 +399,31 @@ static int hold_writers_lock(pg_writer_t *w, td_error_t *err)
 	return rc;
 }
 
+/* Take the label's lock, held to the commit: TD_ELOCKED when another
+ * writer holds it. */
+static int hold_label(pg_writer_t *w, const char *label, td_error_t *err)
+{
+	char held[8];
+	int rc;
+
+	if ((rc = query_one(w, w->aux, "SELECT pg_try_advisory_lock(" PG_LOCK_KEY ", hashtext($1))", label, held,
+			    sizeof(held), err)))
+		return rc;
+	return strcmp(held, "t") ? td_error_set(err, TD_ELOCKED, "version '%s' is being written to '%s' by another"
+						" writer", label, w->shown)
+				 : TD_OK;
+}
+
+/* The versions' transaction, begun when it is not yet. */
+static int begin_tx(pg_writer_t *w, td_error_t *err)
+{
+	int rc = TD_OK;
+
+	if (!w->in_tx && !(rc = td_pg_exec(w->tx, "BEGIN", "write", w->shown, err)))
+		w->in_tx = 1;
+	return rc;
+}
+
 /* Start a version: the label's lock, then whether it is taken, then its id. */
 static int add_begin(pg_writer_t *w, const char *label, int replace, td_error_t *err)
 {
@@ -415,12 +440,8 @@ static int add_begin(pg_writer_t *w, const char *label, int replace, td_error_t 
 	w->rows.failed = 0;
 	w->nrows = 0;
 	batch_start(w);
-	if ((rc = query_one(w, w->aux, "SELECT pg_try_advisory_lock(" PG_LOCK_KEY ", hashtext($1))", label, buf,
-			    sizeof(buf), err)))
+	if ((rc = hold_label(w, label, err)))
 		return rc;
-	if (strcmp(buf, "t"))
-		return td_error_set(err, TD_ELOCKED, "version '%s' is being written to '%s' by another writer",
-				    label, w->shown);
 	w->adding = 1; /* from here on, add_end releases the lock */
 	if ((rc = hold_writers_lock(w, err)))
 		return rc;
@@ -490,11 +511,8 @@ static int version_write(pg_writer_t *w, const td_tree_meta_t *m, uint64_t count
 	snprintf(id, sizeof(id), "%lld", w->vid);
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)count);
 	snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)total);
-	if (!w->in_tx) {
-		if ((rc = td_pg_exec(w->tx, "BEGIN", "write", w->shown, err)))
-			return rc;
-		w->in_tx = 1;
-	}
+	if ((rc = begin_tx(w, err)))
+		return rc;
 	if ((rc = td_pg_exec(w->tx, "SAVEPOINT td_version", "write", w->shown, err)))
 		return rc;
 	params[0] = id;
@@ -608,20 +626,8 @@ int td_pg_writer_delete(td_db_writer_t *base, const char *label, td_error_t *err
 
 	if (!label)
 		return td_error_set(err, TD_EINVAL, "which version of '%s' to delete?", w->shown);
-	/* the label's lock, held to the commit as for a version added */
-	if ((rc = query_one(w, w->aux, "SELECT pg_try_advisory_lock(" PG_LOCK_KEY ", hashtext($1))", label, id,
-			    sizeof(id), err)))
+	if ((rc = hold_label(w, label, err)) || (rc = hold_writers_lock(w, err)) || (rc = begin_tx(w, err)))
 		return rc;
-	if (strcmp(id, "t"))
-		return td_error_set(err, TD_ELOCKED, "version '%s' is being written to '%s' by another writer",
-				    label, w->shown);
-	if ((rc = hold_writers_lock(w, err)))
-		return rc;
-	if (!w->in_tx) {
-		if ((rc = td_pg_exec(w->tx, "BEGIN", "write", w->shown, err)))
-			return rc;
-		w->in_tx = 1;
-	}
 	if ((rc = query_one(w, w->tx, "SELECT id FROM version WHERE label = $1", label, id, sizeof(id), err)))
 		return rc;
 	if (!id[0])

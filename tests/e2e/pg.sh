@@ -86,19 +86,26 @@ s=0; "$TD" db delete "$DEL" v1.1 nope 2>err || s=$?
 check_eq "delete a missing label" "$s" 2
 grep -q "no version 'nope' in " err && ok || fail "delete nope: $(cat err)"
 check_eq "nothing deleted" "$("$TD" versions "$DEL" | grep -c '^v')" 3
+# lock_held SQL: another session of database del takes an advisory lock with
+# SQL and holds it; lock_gone ends it (later tests look for advisory locks)
+lock_held() {
+	(trap - EXIT; exec "$PG_BIN/psql" -X -h "$PGSOCK" -p "$PGPORT_TD" -U postgres -d del -q \
+		-c "$1" -c "SELECT pg_sleep(30)" >/dev/null 2>&1) &
+	holder=$!
+	for _ in $(seq 1 100); do
+		[ "$(PGDB=del pg_psql -tA -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" = 1 ] && break
+		sleep 0.1
+	done
+}
+lock_gone() {
+	PGDB=del pg_psql -q -tA -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = 'del' AND pid <> pg_backend_pid()" >/dev/null
+	wait "$holder" 2>/dev/null || true
+}
 # a label another writer holds is refused at once
-(trap - EXIT; exec "$PG_BIN/psql" -X -h "$PGSOCK" -p "$PGPORT_TD" -U postgres -d del -q \
-	-c "SELECT pg_advisory_lock(1413772849, hashtext('v2'))" -c "SELECT pg_sleep(30)" >/dev/null 2>&1) &
-holder=$!
-for _ in $(seq 1 100); do
-	[ "$(PGDB=del pg_psql -tA -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" = 1 ] && break
-	sleep 0.1
-done
+lock_held "SELECT pg_advisory_lock(1413772849, hashtext('v2'))"
 s=0; "$TD" db delete "$DEL" v2 2>err || s=$?
-# (the holder's session ends now: later tests look for advisory locks)
-PGDB=del pg_psql -q -tA -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-	WHERE datname = 'del' AND pid <> pg_backend_pid()" >/dev/null
-wait "$holder" 2>/dev/null || true
+lock_gone
 check_eq "delete a label being written" "$s" 2
 grep -q "version 'v2' is being written to" err && ok || fail "delete locked: $(cat err)"
 for db in "$TMP/del.db" "$DEL"; do "$TD" db delete -q "$db" v1.1 v1; done
@@ -125,19 +132,11 @@ s=0; "$TD" scan -q "$EX/upstream" -o "$DEL" --label v1 || s=$?
 check_eq "a deleted label written again" "$s" 0
 # while another writer is at work, what is unreferenced stays; the next
 # replace with no other writer drops it
-(trap - EXIT; exec "$PG_BIN/psql" -X -h "$PGSOCK" -p "$PGPORT_TD" -U postgres -d del -q \
-	-c "SELECT pg_advisory_lock_shared(1413772850, 0)" -c "SELECT pg_sleep(30)" >/dev/null 2>&1) &
-holder=$!
-for _ in $(seq 1 100); do
-	[ "$(PGDB=del pg_psql -tA -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" = 1 ] && break
-	sleep 0.1
-done
+lock_held "SELECT pg_advisory_lock_shared(1413772850, 0)"
 s=0; "$TD" db delete -q "$DEL" v2 || s=$?
 check_eq "delete while another writer is at work" "$s" 0
 [ "$(unreferenced del)" != "0 0" ] && ok || fail "rows dropped under another writer"
-PGDB=del pg_psql -q -tA -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-	WHERE datname = 'del' AND pid <> pg_backend_pid()" >/dev/null
-wait "$holder" 2>/dev/null || true
+lock_gone
 s=0; "$TD" scan -q "$EX/vendor" -o "$DEL" --label v1 --replace || s=$?
 check_eq "replace" "$s" 0
 check_eq "replace drops what no version refers to" "$(unreferenced del)" "0 0"
