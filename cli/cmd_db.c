@@ -1,6 +1,7 @@
 /* treedrift db: the versions of a database. copy: from one database into
  * another, SQLite or PostgreSQL either way, each content stored once in the
- * destination; delete: versions out of a database. */
+ * destination; delete: versions out of a database; prune: what no version
+ * refers to out of it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@ static const cli_opt_t copy_opts[] = {
 	CLI_OPT_END
 };
 
-static const cli_opt_t delete_opts[] = {
+static const cli_opt_t quiet_opts[] = {
 	{ "quiet", 'q', NULL, "no note on stderr" },
 	CLI_OPT_END
 };
@@ -79,7 +80,9 @@ out:
 	return rc;
 }
 
-static int db_delete(int argc, char **argv)
+/* db delete (labels) and db prune (no labels): one writer of an existing
+ * database, committed when every label is deleted. */
+static int db_change(int argc, char **argv, int prune)
 {
 	cli_parser_t p;
 	td_error_t err = { 0 };
@@ -87,18 +90,23 @@ static int db_delete(int argc, char **argv)
 	td_db_writer_t *w = NULL;
 	char *shown = NULL;
 
-	if (cli_parser_init(&p, delete_opts, "treedrift db delete [options] DB LABEL...",
-			    "Delete the versions LABEL... from database DB, all of them or, when one is not "
-			    "there, none. The content and paths no version refers to any more go too "
-			    "(PostgreSQL: unless another writer is at work).", argc, argv))
+	if (cli_parser_init(&p, quiet_opts, prune ? "treedrift db prune [options] DB"
+						  : "treedrift db delete [options] DB LABEL...",
+			    prune ? "Drop the content and paths no version of database DB refers to (an SQLite "
+				    "file gives back its free pages). PostgreSQL refuses while other writers are "
+				    "at work."
+				  : "Delete the versions LABEL... from database DB, all of them or, when one is "
+				    "not there, none. The content and paths no version refers to any more go too "
+				    "(PostgreSQL: unless another writer is at work; then db prune later).",
+			    argc, argv))
 		return cli_error("out of memory");
 	while ((opt = cli_parser_next(&p)) >= 0)
-		if (!strcmp(delete_opts[opt].name, "quiet"))
+		if (!strcmp(quiet_opts[opt].name, "quiet"))
 			quiet = 1;
 	if (cli_parser_stop(opt, &rc))
 		goto out;
-	if (p.argc < 2) {
-		cli_error("db delete takes DB and one or more LABELs");
+	if (prune ? p.argc != 1 : p.argc < 2) {
+		cli_error(prune ? "db prune takes DB" : "db delete takes DB and one or more LABELs");
 		goto out;
 	}
 	if (!(shown = td_db_display_name(p.argv[0]))) {
@@ -110,7 +118,7 @@ static int db_delete(int argc, char **argv)
 		cli_error("'%s' is not a treedrift database", shown);
 		goto out;
 	}
-	if (td_db_writer_open(&w, p.argv[0], TD_DB_APPEND, &err)) {
+	if (td_db_writer_open(&w, p.argv[0], TD_DB_APPEND, &err) || (prune && td_db_writer_prune(w, &err))) {
 		cli_lib_error(&err);
 		goto out;
 	}
@@ -123,7 +131,9 @@ static int db_delete(int argc, char **argv)
 		cli_lib_error(&err);
 		goto out;
 	}
-	if (!quiet)
+	if (!quiet && prune)
+		cli_note("pruned '%s'", shown);
+	else if (!quiet)
 		cli_note("deleted %d version%s from '%s'", p.argc - 1, p.argc == 2 ? "" : "s", shown);
 	rc = CLI_EXIT_SAME;
 out:
@@ -140,17 +150,18 @@ int cmd_db(int argc, char **argv)
 
 	if (argc >= 2 && !strcmp(argv[1], "copy"))
 		return db_copy(argc - 1, argv + 1);
-	if (argc >= 2 && !strcmp(argv[1], "delete"))
-		return db_delete(argc - 1, argv + 1);
-	if (cli_parser_init(&p, no_opts, "treedrift db copy|delete [options] ...",
+	if (argc >= 2 && (!strcmp(argv[1], "delete") || !strcmp(argv[1], "prune")))
+		return db_change(argc - 1, argv + 1, !strcmp(argv[1], "prune"));
+	if (cli_parser_init(&p, no_opts, "treedrift db copy|delete|prune [options] ...",
 			    "copy SRC DST: copy the versions of one database into another. delete DB LABEL...: "
-			    "delete versions from a database. Run 'treedrift db copy --help' or 'treedrift db "
-			    "delete --help' for their options.", argc, argv))
+			    "delete versions from a database. prune DB: drop what no version refers to. Run "
+			    "'treedrift db COMMAND --help' for a command's options.", argc, argv))
 		return cli_error("out of memory");
 	while ((opt = cli_parser_next(&p)) >= 0)
 		;
 	if (!cli_parser_stop(opt, &rc))
-		cli_error(p.argc ? "unknown db command '%s' (copy, delete)" : "db needs a command (copy, delete)",
+		cli_error(p.argc ? "unknown db command '%s' (copy, delete, prune)"
+				 : "db needs a command (copy, delete, prune)",
 			  p.argc ? p.argv[0] : "");
 	cli_parser_release(&p);
 	return rc;

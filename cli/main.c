@@ -18,7 +18,7 @@ static const cli_cmd_t commands[] = {
 	{ "distance", cmd_distance, "print the TLSH distance of two digests" },
 	{ "trend", cmd_trend, "total distance of a series of releases against upstream" },
 	{ "check", cmd_check, "check that a database is sound" },
-	{ "db", cmd_db, "copy versions between databases, or delete them (SQLite, PostgreSQL)" },
+	{ "db", cmd_db, "copy, delete and prune the versions of databases (SQLite, PostgreSQL)" },
 	{ NULL, NULL, NULL }
 };
 

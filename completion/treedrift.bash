@@ -36,7 +36,7 @@ _treedrift() {
 	local -a sub=()
 	if [ "$cmd" = db ]; then
 		if ((i + 1 == COMP_CWORD)) && [[ $cur != -* ]]; then
-			COMPREPLY=($(compgen -W "copy delete" -- "$cur"))
+			COMPREPLY=($(compgen -W "copy delete prune" -- "$cur"))
 			return 0
 		fi
 		((i + 1 < COMP_CWORD)) && sub=("${COMP_WORDS[i + 1]}")

@@ -138,6 +138,11 @@ TD_EXTERN int td_db_copy(size_t *copied, td_db_writer_t *w, td_db_t *src, const 
  * version (nothing is deleted then), TD_ELOCKED (PostgreSQL) when another
  * writer is writing it. Nothing is visible before td_db_writer_commit(). */
 TD_EXTERN int td_db_writer_delete(td_db_writer_t *w, const char *label, td_error_t *err);
+/* Drop the content and paths no version refers to, at the commit (SQLite:
+ * and give back the file's free pages). PostgreSQL: TD_ELOCKED when
+ * another writer is at work, as such rows may be about to be referred to
+ * (a replace or a delete then leaves them, doc/db-schema.md). */
+TD_EXTERN int td_db_writer_prune(td_db_writer_t *w, td_error_t *err);
 /* Make the write durable and atomically visible (SQLite: fsync, rename,
  * fsync dir; PostgreSQL: commit the versions' transaction). */
 TD_EXTERN int td_db_writer_commit(td_db_writer_t *w, td_error_t *err);

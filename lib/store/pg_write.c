@@ -642,6 +642,24 @@ int td_pg_writer_delete(td_db_writer_t *base, const char *label, td_error_t *err
 	return rc;
 }
 
+int td_pg_writer_prune(td_db_writer_t *base, td_error_t *err)
+{
+	pg_writer_t *w = (pg_writer_t *)base;
+	char alone[8];
+	int rc;
+
+	if ((rc = hold_writers_lock(w, err)) || (rc = begin_tx(w, err)) ||
+	    (rc = query_one(w, w->aux, "SELECT pg_try_advisory_lock(" PG_WRITERS_KEY ", 0)", NULL, alone,
+			    sizeof(alone), err)))
+		return rc;
+	if (strcmp(alone, "t"))
+		return td_error_set(err, TD_ELOCKED, "'%s' is being written by other writers: what no version"
+				    " refers to may be about to be; try again when they are done", w->shown);
+	/* held alone to the commit: drop_unreferenced takes it again */
+	w->dropped = 1;
+	return TD_OK;
+}
+
 /* Before the commit of a replace or a delete: the content and paths no
  * version refers to, dropped in the same transaction when no other writer
  * holds the writers' lock (this one's shared hold does not stand in its

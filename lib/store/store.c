@@ -10,13 +10,13 @@
 
 const td_db_backend_t td_db_backend_sqlite = {
 	"sqlite", td_sq_open, td_sq_close, td_sq_versions, td_sq_load, td_sq_load_reuse, td_sq_check, td_sq_size_bytes, td_sq_match,
-	td_sq_writer_open, td_sq_writer_add, td_sq_writer_add_scan, td_sq_writer_delete,
+	td_sq_writer_open, td_sq_writer_add, td_sq_writer_add_scan, td_sq_writer_delete, td_sq_writer_prune,
 	td_sq_writer_commit, td_sq_writer_free,
 };
 
 const td_db_backend_t td_db_backend_pg = {
 	"postgresql", td_pg_open, td_pg_close, td_pg_versions, td_pg_load, td_pg_load_reuse, td_pg_check, td_pg_size_bytes, td_pg_match,
-	td_pg_writer_open, td_pg_writer_add, td_pg_writer_add_scan, td_pg_writer_delete,
+	td_pg_writer_open, td_pg_writer_add, td_pg_writer_add_scan, td_pg_writer_delete, td_pg_writer_prune,
 	td_pg_writer_commit, td_pg_writer_free,
 };
 
@@ -192,6 +192,11 @@ int td_db_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, 
 int td_db_writer_delete(td_db_writer_t *w, const char *label, td_error_t *err)
 {
 	return w->be->writer_delete(w, label, err);
+}
+
+int td_db_writer_prune(td_db_writer_t *w, td_error_t *err)
+{
+	return w->be->writer_prune(w, err);
 }
 
 int td_db_copy(size_t *copied, td_db_writer_t *w, td_db_t *src, const char *label, int replace,

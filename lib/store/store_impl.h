@@ -38,6 +38,7 @@ typedef struct td_db_backend {
 			       int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats,
 			       td_error_t *err);
 	int (*writer_delete)(td_db_writer_t *w, const char *label, td_error_t *err);
+	int (*writer_prune)(td_db_writer_t *w, td_error_t *err);
 	int (*writer_commit)(td_db_writer_t *w, td_error_t *err);
 	void (*writer_free)(td_db_writer_t *w);
 } td_db_backend_t;
@@ -110,6 +111,7 @@ int td_sq_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_e
 int td_sq_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
 			  int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err);
 int td_sq_writer_delete(td_db_writer_t *w, const char *label, td_error_t *err);
+int td_sq_writer_prune(td_db_writer_t *w, td_error_t *err);
 int td_sq_writer_commit(td_db_writer_t *w, td_error_t *err);
 void td_sq_writer_free(td_db_writer_t *w);
 
@@ -127,6 +129,7 @@ int td_pg_writer_add(td_db_writer_t *w, const td_tree_t *tree, int replace, td_e
 int td_pg_writer_add_scan(td_db_writer_t *w, td_tree_t **out, td_source_t *src, const char *label,
 			  int replace, const td_scan_opts_t *opts, td_scan_stats_t *stats, td_error_t *err);
 int td_pg_writer_delete(td_db_writer_t *w, const char *label, td_error_t *err);
+int td_pg_writer_prune(td_db_writer_t *w, td_error_t *err);
 int td_pg_writer_commit(td_db_writer_t *w, td_error_t *err);
 void td_pg_writer_free(td_db_writer_t *w);
 

@@ -65,7 +65,7 @@ typedef struct sq_writer {
 	 * an index search per row; when most exist (a point release), the
 	 * lookup goes first. */
 	size_t paths_found, paths_added, contents_found, contents_added;
-	int deleted;      /* a version was deleted: commit gives back its pages */
+	int vacuum;       /* a delete or a prune: commit gives back the free pages */
 } sq_writer_t;
 
 /* "2024-05-01T12:00:00Z" */
@@ -700,7 +700,21 @@ int td_sq_writer_delete(td_db_writer_t *base, const char *label, td_error_t *err
 	}
 	rc = rc == SQLITE_OK ? TD_OK : td_sql_error(err, w->db, rc, "write", w->f.path);
 	if (!(rc = add_end(w, 1, rc, err)))
-		w->deleted = 1;
+		w->vacuum = 1;
+	return rc;
+}
+
+int td_sq_writer_prune(td_db_writer_t *base, td_error_t *err)
+{
+	sq_writer_t *w = (sq_writer_t *)base;
+	int rc;
+
+	if (!w->db)
+		return td_error_set(err, TD_EINVAL, "the writer of '%s' is closed", w->f.path);
+	if ((rc = exec_sql(w, "BEGIN", "write", err)))
+		return rc;
+	if (!(rc = add_end(w, 1, TD_OK, err)))
+		w->vacuum = 1;
 	return rc;
 }
 
@@ -807,8 +821,9 @@ int td_sq_writer_commit(td_db_writer_t *base, td_error_t *err)
 	    (rc = meta_put(w, "modified_at", now, err)))
 		goto fail;
 	/* the pages a deleted version freed go back: a smaller file, which is
-	 * what a delete is for (VACUUM rewrites the private copy only) */
-	if (w->deleted && (rc = exec_sql(w, "VACUUM", "write", err)))
+	 * what a delete or a prune is for (VACUUM rewrites the private copy
+	 * only) */
+	if (w->vacuum && (rc = exec_sql(w, "VACUUM", "write", err)))
 		goto fail;
 	/* What is renamed into place must at least be structurally sound; a
 	 * quick check reads every page once (a few ms per MB). */

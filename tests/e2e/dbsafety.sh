@@ -3,7 +3,7 @@
 # newer databases; a scan killed with SIGKILL, a full disk, two writers at
 # once and readers during a write all leave a database that checks sound and
 # holds what it held (compared through `treedrift show`); db delete takes out
-# all the versions it is given or none.
+# all the versions it is given or none, and db prune gives back free pages.
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$TMP/small" "$TMP/big"
 for i in $(seq 1 20); do seq "$i" $((i * 300)) >"$TMP/small/f$i.txt"; done
@@ -161,4 +161,15 @@ check_eq "delete from no database" "$s" 2
 [ ! -e "$TMP/none.db" ] && ok || fail "delete made a database"
 s=0; "$TD" db delete "$TMP/del.db" 2>"$TMP/err" || s=$?
 check_eq "delete without a label" "$s" 2
+# db prune: a replace leaves free pages, a prune gives them back
+"$TD" scan -q "$TMP/big" -o "$TMP/del.db" --label v1 --replace
+"$TD" scan -q "$TMP/small" -o "$TMP/del.db" --label v1 --replace
+before=$(stat -c %s "$TMP/del.db")
+s=0; "$TD" db prune "$TMP/del.db" 2>"$TMP/err" || s=$?
+check_eq "prune" "$s" 0
+check_eq "prune note" "$(cat "$TMP/err")" "treedrift: pruned '$TMP/del.db'"
+[ "$(stat -c %s "$TMP/del.db")" -lt "$((before / 4))" ] && ok ||
+	fail "prune: $(stat -c %s "$TMP/del.db") bytes left of $before"
+entries() { "$TD" show "$1" | sed -n '/^version /,$p'; }
+check_eq "prune: v1's entries" "$(entries "$TMP/del.db")" "$(entries "$TMP/db.v1")"
 finish

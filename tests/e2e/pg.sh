@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The PostgreSQL backend against a real server (pgserver.sh): the same
-# commands give the same reports as with SQLite; db copy both ways; db delete; check;
+# commands give the same reports as with SQLite; db copy both ways; db delete
+# and prune; check;
 # a newer schema refused; 8 writers at once; a writer killed mid-way; readers
 # during writes; two writers of one label; a bad URI, a server that is down,
 # a wrong password and a read-only role; and no password in any output.
@@ -130,13 +131,20 @@ check_eq "check after delete" "$s" 0
 # a label deleted can be written again
 s=0; "$TD" scan -q "$EX/upstream" -o "$DEL" --label v1 || s=$?
 check_eq "a deleted label written again" "$s" 0
-# while another writer is at work, what is unreferenced stays; the next
-# replace with no other writer drops it
+# while another writer is at work, what is unreferenced stays, and db prune
+# is refused; a prune or a replace with no other writer drops it
 lock_held "SELECT pg_advisory_lock_shared(1413772850, 0)"
 s=0; "$TD" db delete -q "$DEL" v2 || s=$?
 check_eq "delete while another writer is at work" "$s" 0
 [ "$(unreferenced del)" != "0 0" ] && ok || fail "rows dropped under another writer"
+s=0; "$TD" db prune "$DEL" 2>err || s=$?
+check_eq "prune while another writer is at work" "$s" 2
+grep -q "is being written by other writers" err && ok || fail "prune locked: $(cat err)"
 lock_gone
+s=0; "$TD" db prune -q "$DEL" || s=$?
+check_eq "prune" "$s" 0
+check_eq "prune drops what no version refers to" "$(unreferenced del)" "0 0"
+"$TD" scan -q "$EX/upstream" -o "$DEL" --label v2
 s=0; "$TD" scan -q "$EX/vendor" -o "$DEL" --label v1 --replace || s=$?
 check_eq "replace" "$s" 0
 check_eq "replace drops what no version refers to" "$(unreferenced del)" "0 0"

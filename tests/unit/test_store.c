@@ -680,7 +680,7 @@ static long long file_size(const char *path)
 
 /* Deleting versions: the others stay as they were, what only the deleted
  * ones held goes, the file shrinks, and a label that is not there deletes
- * nothing, not even the labels before it. */
+ * nothing, not even the labels before it. Pruning gives back free pages. */
 static void test_delete(void)
 {
 	const char *path = tpath("delete.db");
@@ -750,6 +750,25 @@ static void test_delete(void)
 	CHECK_INT(td_db_writer_delete(w, "v1", &err), 0);
 	CHECK_INT(td_db_writer_commit(w, &err), 0);
 	td_db_writer_free(w);
+	CHECK_INT(count_rows(path, "content"), 40);
+	got = load(path, NULL);
+	if (got)
+		check_tree_equal(got, v2);
+	td_tree_free(got);
+
+	/* a replace drops what no version refers to but keeps the pages; a
+	 * prune gives them back and changes nothing else */
+	free(big->meta.label);
+	big->meta.label = strdup("v2");
+	CHECK_INT(write_db(path, TD_DB_APPEND, &big, 1, 1), 0);
+	CHECK_INT(write_db(path, TD_DB_APPEND, &v2, 1, 1), 0);
+	CHECK_INT(count_rows(path, "content"), 40);
+	before = file_size(path);
+	CHECK_INT(td_db_writer_open(&w, path, TD_DB_APPEND, &err), 0);
+	CHECK_INT(td_db_writer_prune(w, &err), 0);
+	CHECK_INT(td_db_writer_commit(w, &err), 0);
+	td_db_writer_free(w);
+	CHECK(file_size(path) < before / 4);
 	CHECK_INT(count_rows(path, "content"), 40);
 	got = load(path, NULL);
 	if (got)
