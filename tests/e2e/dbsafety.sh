@@ -161,6 +161,20 @@ check_eq "delete from no database" "$s" 2
 [ ! -e "$TMP/none.db" ] && ok || fail "delete made a database"
 s=0; "$TD" db delete "$TMP/del.db" 2>"$TMP/err" || s=$?
 check_eq "delete without a label" "$s" 2
+# someone else's files are left as they are
+echo hello >"$TMP/foreign.txt"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE version (x)"); c.commit()' \
+	"$TMP/other.db"
+sum=$(cksum <"$TMP/other.db")
+for f in foreign.txt other.db; do
+	for cmd in "delete $TMP/$f v1" "prune $TMP/$f"; do
+		s=0; "$TD" db $cmd 2>"$TMP/err" || s=$?
+		check_eq "db $cmd" "$s" 2
+		grep -q "is not a treedrift database" "$TMP/err" && ok || fail "db $cmd: $(cat "$TMP/err")"
+	done
+done
+check_eq "foreign file untouched" "$(cat "$TMP/foreign.txt")" hello
+check_eq "other SQLite file untouched" "$(cksum <"$TMP/other.db")" "$sum"
 # db prune: a replace leaves free pages, a prune gives them back
 "$TD" scan -q "$TMP/big" -o "$TMP/del.db" --label v1 --replace
 "$TD" scan -q "$TMP/small" -o "$TMP/del.db" --label v1 --replace
