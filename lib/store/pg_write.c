@@ -414,6 +414,25 @@ static int hold_label(pg_writer_t *w, const char *label, td_error_t *err)
 				 : TD_OK;
 }
 
+/* Whether this writer is the only one holding the writers' lock: then it
+ * holds it alone too, to the commit (*alone 1). */
+static int writers_lock_alone(pg_writer_t *w, int *alone, td_error_t *err)
+{
+	char held[8];
+	int rc = query_one(w, w->aux, "SELECT pg_try_advisory_lock(" PG_WRITERS_KEY ", 0)", NULL, held,
+			   sizeof(held), err);
+
+	*alone = !rc && !strcmp(held, "t");
+	return rc;
+}
+
+/* The id of version label as the versions' transaction sees it (a version
+ * this writer added and has not committed counts); "" when there is none. */
+static int version_id(pg_writer_t *w, const char *label, char *id, size_t size, td_error_t *err)
+{
+	return query_one(w, w->tx, "SELECT id FROM version WHERE label = $1", label, id, size, err);
+}
+
 /* The versions' transaction, begun when it is not yet. */
 static int begin_tx(pg_writer_t *w, td_error_t *err)
 {
@@ -445,8 +464,7 @@ static int add_begin(pg_writer_t *w, const char *label, int replace, td_error_t 
 	w->adding = 1; /* from here on, add_end releases the lock */
 	if ((rc = hold_writers_lock(w, err)))
 		return rc;
-	/* On tx: a version this writer added and has not committed counts. */
-	if ((rc = query_one(w, w->tx, "SELECT id FROM version WHERE label = $1", label, buf, sizeof(buf), err)))
+	if ((rc = version_id(w, label, buf, sizeof(buf), err)))
 		return rc;
 	if (buf[0]) {
 		if (!replace)
@@ -628,7 +646,7 @@ int td_pg_writer_delete(td_db_writer_t *base, const char *label, td_error_t *err
 		return td_error_set(err, TD_EINVAL, "which version of '%s' to delete?", w->shown);
 	if ((rc = hold_label(w, label, err)) || (rc = hold_writers_lock(w, err)) || (rc = begin_tx(w, err)))
 		return rc;
-	if ((rc = query_one(w, w->tx, "SELECT id FROM version WHERE label = $1", label, id, sizeof(id), err)))
+	if ((rc = version_id(w, label, id, sizeof(id), err)))
 		return rc;
 	if (!id[0])
 		return td_error_set(err, TD_ENOTFOUND, "no version '%s' in '%s'", label, w->shown);
@@ -645,14 +663,11 @@ int td_pg_writer_delete(td_db_writer_t *base, const char *label, td_error_t *err
 int td_pg_writer_prune(td_db_writer_t *base, td_error_t *err)
 {
 	pg_writer_t *w = (pg_writer_t *)base;
-	char alone[8];
-	int rc;
+	int rc, alone;
 
-	if ((rc = hold_writers_lock(w, err)) || (rc = begin_tx(w, err)) ||
-	    (rc = query_one(w, w->aux, "SELECT pg_try_advisory_lock(" PG_WRITERS_KEY ", 0)", NULL, alone,
-			    sizeof(alone), err)))
+	if ((rc = hold_writers_lock(w, err)) || (rc = begin_tx(w, err)) || (rc = writers_lock_alone(w, &alone, err)))
 		return rc;
-	if (strcmp(alone, "t"))
+	if (!alone)
 		return td_error_set(err, TD_ELOCKED, "'%s' is being written by other writers: what no version"
 				    " refers to may be about to be; try again when they are done", w->shown);
 	/* held alone to the commit: drop_unreferenced takes it again */
@@ -666,13 +681,11 @@ int td_pg_writer_prune(td_db_writer_t *base, td_error_t *err)
  * way). */
 static int drop_unreferenced(pg_writer_t *w, td_error_t *err)
 {
-	char alone[8];
-	int rc;
+	int rc, alone;
 
 	if (!w->dropped)
 		return TD_OK;
-	if ((rc = query_one(w, w->aux, "SELECT pg_try_advisory_lock(" PG_WRITERS_KEY ", 0)", NULL, alone,
-			    sizeof(alone), err)) || strcmp(alone, "t"))
+	if ((rc = writers_lock_alone(w, &alone, err)) || !alone)
 		return rc;
 	return td_pg_exec(w->tx, "DELETE FROM content c WHERE NOT EXISTS (SELECT 1 FROM entry e WHERE"
 			  " e.content_id = c.id); DELETE FROM path p WHERE NOT EXISTS (SELECT 1 FROM entry e"

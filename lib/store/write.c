@@ -559,26 +559,43 @@ static int check_tree(const sq_writer_t *w, const td_tree_t *tree, td_error_t *e
 	return TD_OK;
 }
 
+/* The id of version label: SQLITE_ROW with *vid set, SQLITE_DONE when
+ * there is none, or an error. */
+static int version_id(sq_writer_t *w, const char *label, sqlite3_int64 *vid)
+{
+	sqlite3_stmt *find = w->st[ST_VERSION_FIND];
+	int rc = sqlite3_bind_text(find, 1, label, -1, SQLITE_STATIC);
+
+	if (rc == SQLITE_OK && (rc = lookup(find)) == SQLITE_ROW) {
+		*vid = sqlite3_column_int64(find, 0);
+		sqlite3_reset(find);
+	}
+	return rc;
+}
+
+/* Run statement i (a delete by version id) for version vid. */
+static int run_for_version(sq_writer_t *w, int i, sqlite3_int64 vid)
+{
+	int rc = sqlite3_bind_int64(w->st[i], 1, vid);
+
+	return rc == SQLITE_OK ? run(w->st[i]) : rc;
+}
+
 /* The version row: a new one, or (replace) the old one updated in place,
  * so that the version keeps its place among the others. */
 static int put_version(sq_writer_t *w, const td_tree_meta_t *m, size_t count, uint64_t total,
 		       int replace, sqlite3_int64 *vid, int *replaced, td_error_t *err)
 {
-	sqlite3_stmt *find = w->st[ST_VERSION_FIND], *st;
+	sqlite3_stmt *st;
 	int rc;
 
 	*replaced = 0;
-	if ((rc = sqlite3_bind_text(find, 1, m->label, -1, SQLITE_STATIC)) != SQLITE_OK)
-		return td_sql_error(err, w->db, rc, "write", w->f.path);
-	rc = lookup(find);
+	rc = version_id(w, m->label, vid);
 	if (rc == SQLITE_ROW) {
-		*vid = sqlite3_column_int64(find, 0);
-		sqlite3_reset(find);
 		if (!replace)
 			return td_error_set(err, TD_EINVAL, "version '%s' already in '%s'", m->label, w->f.path);
 		*replaced = 1;
-		st = w->st[ST_ENTRY_DELETE];
-		if ((rc = sqlite3_bind_int64(st, 1, *vid)) != SQLITE_OK || (rc = run(st)) != SQLITE_OK)
+		if ((rc = run_for_version(w, ST_ENTRY_DELETE, *vid)) != SQLITE_OK)
 			return td_sql_error(err, w->db, rc, "write", w->f.path);
 		st = w->st[ST_VERSION_UPDATE];
 		rc = sqlite3_bind_int64(st, 1, *vid);
@@ -673,7 +690,6 @@ int td_sq_writer_add(td_db_writer_t *base, const td_tree_t *tree, int replace, t
 int td_sq_writer_delete(td_db_writer_t *base, const char *label, td_error_t *err)
 {
 	sq_writer_t *w = (sq_writer_t *)base;
-	sqlite3_stmt *find = w->st[ST_VERSION_FIND], *st;
 	sqlite3_int64 vid;
 	int rc;
 
@@ -683,21 +699,14 @@ int td_sq_writer_delete(td_db_writer_t *base, const char *label, td_error_t *err
 		return td_error_set(err, TD_EINVAL, "which version of '%s' to delete?", w->f.path);
 	if ((rc = exec_sql(w, "BEGIN", "write", err)))
 		return rc;
-	if ((rc = sqlite3_bind_text(find, 1, label, -1, SQLITE_STATIC)) != SQLITE_OK ||
-	    (rc = lookup(find)) != SQLITE_ROW) {
+	if ((rc = version_id(w, label, &vid)) != SQLITE_ROW) {
 		rc = rc == SQLITE_DONE ? td_error_set(err, TD_ENOTFOUND, "no version '%s' in '%s'", label, w->f.path)
 				       : td_sql_error(err, w->db, rc, "read", w->f.path);
 		return add_end(w, 0, rc, err);
 	}
-	vid = sqlite3_column_int64(find, 0);
-	sqlite3_reset(find);
 	/* the entries first: they refer to the version row */
-	st = w->st[ST_ENTRY_DELETE];
-	if ((rc = sqlite3_bind_int64(st, 1, vid)) == SQLITE_OK && (rc = run(st)) == SQLITE_OK) {
-		st = w->st[ST_VERSION_DELETE];
-		if ((rc = sqlite3_bind_int64(st, 1, vid)) == SQLITE_OK)
-			rc = run(st);
-	}
+	if ((rc = run_for_version(w, ST_ENTRY_DELETE, vid)) == SQLITE_OK)
+		rc = run_for_version(w, ST_VERSION_DELETE, vid);
 	rc = rc == SQLITE_OK ? TD_OK : td_sql_error(err, w->db, rc, "write", w->f.path);
 	if (!(rc = add_end(w, 1, rc, err)))
 		w->vacuum = 1;
