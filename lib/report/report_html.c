@@ -56,6 +56,23 @@ static void html_path(FILE *f, const td_file_t *file)
 	td_report_html_text(f, file->path, file->path_len);
 }
 
+/* Git's object ids are this many hex digits at most (SHA-256), and are
+ * shown as git abbreviates them at most. */
+#define HTML_OID_MAX 64
+#define HTML_OID_ABBREV 12
+
+/* A commit id as git shows it abbreviated, the whole id in its tooltip;
+ * any other id (a patch file of a series) as it is. */
+static void html_commit(FILE *f, const char *id)
+{
+	size_t n = id ? strspn(id, "0123456789abcdef") : 0;
+
+	if (n > HTML_OID_ABBREV && n <= HTML_OID_MAX && !id[n])
+		fprintf(f, "<span class=\"oid\" title=\"%s\">%.*s</span>", id, HTML_OID_ABBREV, id);
+	else
+		html_cstr(f, id);
+}
+
 static const char css[] =
 	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fff}"
 	"h1{font-size:1.5em;margin:0 0 .3em}h2{font-size:1.15em;margin:1.4em 0 .4em}"
@@ -81,7 +98,8 @@ static const char css[] =
 	"dl.meta dt{font-weight:600}dl.meta dd{margin:0;font-family:monospace;word-break:break-all}"
 	"svg{max-width:100%;height:auto;font:11px sans-serif}"
 	"#ctl{margin:.5em 0}#ctl input,#ctl select{margin-right:1em}"
-	".note{color:#666}";
+	".note{color:#666}"
+	".wide{overflow-x:auto}.wide th{white-space:nowrap}.oid{font-family:monospace}";
 
 /* Sort by a column click or the URL's #sort=COL&dir=asc|desc, filter by
  * #q=TEXT&class=CLASS&status=STATUS or the controls. Rows keep their
@@ -286,7 +304,8 @@ static void write_missing_fixes(FILE *f, const td_upstream_t *u)
 	fputs(".</p>\n", f);
 	if (!want)
 		return;
-	fputs("<table><thead><tr><th>status</th><th>built</th><th>tags</th><th>commit</th><th>subject</th>"
+	fputs("<div class=\"wide\"><table><thead><tr><th>status</th><th>built</th><th>tags</th><th>commit</th>"
+	      "<th>subject</th>"
 	      "<th>files</th><th class=\"n\">lines in target</th></tr></thead><tbody>\n", f);
 	for (size_t i = 0, shown = 0; i < u->nfixes && shown < HTML_FIXES_MAX; i++) {
 		const td_upstream_fix_t *x = &u->fixes[i];
@@ -306,7 +325,7 @@ static void write_missing_fixes(FILE *f, const td_upstream_t *u)
 			any = 1;
 		}
 		fputs("</td><td>", f);
-		html_cstr(f, x->id);
+		html_commit(f, x->id);
 		fputs("</td><td>", f);
 		html_cstr(f, x->subject);
 		fputs("</td><td>", f);
@@ -317,7 +336,7 @@ static void write_missing_fixes(FILE *f, const td_upstream_t *u)
 		}
 		fprintf(f, "</td><td class=\"n\">%" PRIu64 " of %" PRIu64 "</td></tr>\n", x->lines_in_target, x->lines);
 	}
-	fputs("</tbody></table>\n", f);
+	fputs("</tbody></table></div>\n", f);
 }
 
 /* With --patches: the patches, riskiest first, and how many changed files
@@ -332,7 +351,8 @@ static int write_patches(FILE *f, const td_patch_set_t *s, int policy)
 	html_cstr(f, s->source);
 	fprintf(f, "), riskiest first; %zu changed files no patch explains, %zu the patches do not reproduce.</p>\n",
 		s->unexplained, s->not_reproduced);
-	fputs("<table><thead><tr><th>patch</th><th>subject</th><th>origin</th><th class=\"n\">distance</th>"
+	fputs("<div class=\"wide\"><table><thead><tr><th>patch</th><th>subject</th><th>origin</th>"
+	      "<th class=\"n\">distance</th>"
 	      "<th>class</th>", f);
 	if (policy)
 		fputs("<th class=\"n\">risk</th>", f);
@@ -342,13 +362,13 @@ static int write_patches(FILE *f, const td_patch_set_t *s, int policy)
 		const td_patch_t *p = &s->patches[order[k]];
 		const char *cls = td_class_name(p->cls);
 		fputs("<tr><td>", f);
-		html_cstr(f, p->id);
+		html_commit(f, p->id);
 		fputs("</td><td>", f);
 		html_cstr(f, p->subject);
 		fprintf(f, "</td><td>%s", td_patch_status_name(p->origin.status));
 		if (p->origin.commit) {
 			fputs(" ", f);
-			html_cstr(f, p->origin.commit);
+			html_commit(f, p->origin.commit);
 		}
 		fprintf(f, "</td><td class=\"n\">%d</td><td class=\"%s\">%s</td>", p->distance, class_css(p->cls),
 			cls ? cls : "");
@@ -367,7 +387,7 @@ static int write_patches(FILE *f, const td_patch_set_t *s, int policy)
 		}
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</tbody></table>\n", f);
+	fputs("</tbody></table></div>\n", f);
 	free(order);
 	return TD_OK;
 }

@@ -36,8 +36,19 @@ for x in doc["missing_fixes"]:
 PY
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format markdown |
 	grep -o 'verified: [^|]*' || true
-"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format html |
-	grep -c '<tr><td>\(missing\|partial\)</td>' || true
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format html > out.html || true
+grep -c '<tr><td>\(missing\|partial\)</td>' out.html || true
+# commit ids abbreviated to git's 12 digits, each with the whole id as its
+# title, and the wide tables in a box that scrolls on its own
+python3 - <<'PY'
+import re
+html = open("out.html").read()
+ids = re.findall(r'<span class="oid" title="([0-9a-f]*)">([0-9a-f]*)</span>', html)
+print("html commit ids:", len(ids), "all abbreviated" if ids and all(
+    len(full) == 40 and short == full[:12] for full, short in ids) else "NOT ABBREVIATED")
+print("no 40-digit id shown in full:", not re.search(r'>[0-9a-f]{40}<', html))
+print("wide tables:", html.count('<div class="wide"><table>'))
+PY
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format cyclonedx > out.cdx.json || true
 python3 "$SRC/tests/e2e/cyclonedx_validate.py" "$SRC/doc/schema/cyclonedx" out.cdx.json && echo "cyclonedx valid"
 python3 -c 'import json
