@@ -94,8 +94,10 @@ typedef struct td_upstream_fix {
 				  * -1: no configuration */
 	int fix;                 /* carries Fixes:, Cc: stable or a CVE id */
 	td_commit_tags_t tags;
-	uint64_t lines;          /* its deciding lines in the files the target has */
+	uint64_t lines;          /* its deciding lines in the files the target changes */
 	uint64_t lines_in_target;/* of them, those the target's content has */
+	size_t files_as_in_base; /* of files, those the target has as in the base: they have
+				  * none of its changes, and their lines are not counted */
 } td_upstream_fix_t;
 
 typedef struct td_upstream {

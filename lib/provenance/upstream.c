@@ -762,16 +762,16 @@ static int judge_commit(engine_t *e, size_t i, td_upstream_fix_t *fx, int *liste
 		applicable++;
 		if (e->opts->config && ch->built == TD_BUILT_YES)
 			fx->built = 1;
+		/* the base's content: none of the range's changes */
+		if (ch->status == TD_STATUS_IDENTICAL) {
+			fx->files_as_in_base++;
+			continue;
+		}
 		{
 			const td_history_file_t *cf = commit_file(c, c->paths[k]);
 			content_t *ct;
 			if (!cf || cf->binary)
 				continue;
-			if (ch->status == TD_STATUS_IDENTICAL) {
-				/* the base's content: none of the range's changes */
-				need += cf->nadded + cf->nremoved;
-				continue;
-			}
 			if ((rc = load_content(e, (size_t)ci, &ct)))
 				return rc;
 			if (ct->state != 1)
@@ -795,7 +795,8 @@ static int judge_commit(engine_t *e, size_t i, td_upstream_fix_t *fx, int *liste
 		fx->status = TD_FIX_NOT_APPLICABLE;
 		fx->why = removed ? "file removed" : "not built";
 	} else {
-		fx->status = need && have == need ? TD_FIX_APPLIED : have ? TD_FIX_PARTIAL : TD_FIX_MISSING;
+		fx->status = need && have == need && !fx->files_as_in_base ? TD_FIX_APPLIED
+			     : have ? TD_FIX_PARTIAL : TD_FIX_MISSING;
 		fx->why = "content";
 	}
 	return TD_OK;

@@ -334,7 +334,15 @@ static void write_missing_fixes(FILE *f, const td_upstream_t *u)
 				fputs(", ", f);
 			html_cstr(f, x->files[k]);
 		}
-		fprintf(f, "</td><td class=\"n\">%" PRIu64 " of %" PRIu64 "</td></tr>\n", x->lines_in_target, x->lines);
+		/* the files as in the base have none of its changes, their lines uncounted */
+		fputs("</td><td class=\"n\">", f);
+		if (x->lines || !x->files_as_in_base)
+			fprintf(f, "%" PRIu64 " of %" PRIu64 "%s", x->lines_in_target, x->lines,
+				x->files_as_in_base ? "; " : "");
+		if (x->files_as_in_base)
+			fprintf(f, "%zu %s as in the base", x->files_as_in_base,
+				x->files_as_in_base == 1 ? "file" : "files");
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);
 }

@@ -413,8 +413,8 @@ static void json_missing_fixes(FILE *f, const td_upstream_t *u)
 		json_bool(f, x->fix);
 		fputs(",\n     \"tags\": ", f);
 		json_tags(f, &x->tags);
-		fprintf(f, ", \"lines\": %" PRIu64 ", \"lines_in_target\": %" PRIu64 ", \"files\": ", x->lines,
-			x->lines_in_target);
+		fprintf(f, ", \"lines\": %" PRIu64 ", \"lines_in_target\": %" PRIu64 ", \"files_as_in_base\": %zu"
+			", \"files\": ", x->lines, x->lines_in_target, x->files_as_in_base);
 		json_strings(f, x->files, x->nfiles);
 		fputc('}', f);
 	}

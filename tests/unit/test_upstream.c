@@ -2,7 +2,9 @@
  * on the repository tests/data/upstream/make_repo.sh builds: every outcome
  * once (cherry-pick, modified backport, local; applied, partial, missing,
  * not applicable), a wrong cherry-pick claim and one naming a commit that
- * is nowhere; then the target as a directory (no history) and --config. */
+ * is nowhere; then the target as a directory (no history), --config, and
+ * (make_half.sh) a fix of two files of which the target left one as in the
+ * base. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +244,20 @@ int main(void)
 	check_fix(u, "d: fix a leak", TD_FIX_MISSING, "content", 1);
 	if ((f = fix_of(u, "d: fix a leak")))
 		CHECK_INT(f->built, 1);
+	free_all(u, s, h, r);
+
+	/* a fix of two files, one of them left as in the base: part of it, not
+	 * all, whatever the other file has */
+	if (sh(fmt("rm -rf '%s/r' && sh '%s/upstream/make_half.sh' '%s' >/dev/null 2>&1", tmp, TD_TEST_DATA, tmp)))
+		return 1;
+	u = run(fmt("git:%s/r@base", tmp), fmt("git:%s/r@vendor", tmp), NULL, NULL, &s, &h, &r);
+	check_fix(u, "xy: fix both", TD_FIX_PARTIAL, "content", 1);
+	if ((f = fix_of(u, "xy: fix both"))) {
+		CHECK_INT(f->nfiles, 2);
+		CHECK_INT(f->files_as_in_base, 1);
+		CHECK_INT(f->lines, 2);
+		CHECK_INT(f->lines_in_target, 2);
+	}
 	free_all(u, s, h, r);
 
 	sh(fmt("rm -rf '%s'", tmp));

@@ -32,7 +32,7 @@ for p in doc["patches"]:
           c and (c["status"], c["share"]))
 for x in doc["missing_fixes"]:
     print(x["subject"], "|", x["status"], x["reason"], x["patch"] and x["patch"][:12], x["fix"], x["tags"],
-          x["lines_in_target"], "of", x["lines"], x["files"])
+          x["lines_in_target"], "of", x["lines"], "as in base", x["files_as_in_base"], x["files"])
 PY
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format markdown |
 	grep -o 'verified: [^|]*' || true
@@ -48,6 +48,7 @@ print("html commit ids:", len(ids), "all abbreviated" if ids and all(
     len(full) == 40 and short == full[:12] for full, short in ids) else "NOT ABBREVIATED")
 print("no 40-digit id shown in full:", not re.search(r'>[0-9a-f]{40}<', html))
 print("wide tables:", html.count('<div class="wide"><table>'))
+print("rows with files as in the base:", len(re.findall(r'<td class="n">[^<]*as in the base</td>', html)))
 PY
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format cyclonedx > out.cdx.json || true
 python3 "$SRC/tests/e2e/cyclonedx_validate.py" "$SRC/doc/schema/cyclonedx" out.cdx.json && echo "cyclonedx valid"
