@@ -16,6 +16,11 @@
 /* Enough for any double printed by td_report_fixed with up to 6 decimals. */
 #define TD_REPORT_NUM_MAX 352
 
+/* The files of an upstream fix that the text and HTML list name at most
+ * (a treewide commit touches hundreds); "and N more" stands for the rest,
+ * which the JSON lists. */
+#define TD_REPORT_FIX_FILES 6
+
 /* The file a change is listed by: the target's, or upstream's when removed
  * (never NULL: an empty path for a change with neither side). */
 const td_file_t *td_report_change_file(const td_change_t *c);

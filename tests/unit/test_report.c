@@ -1029,6 +1029,53 @@ static void test_kernel_view(void)
 	fixture_release(&r);
 }
 
+/* A missing upstream fix of many files: the text and the HTML name the
+ * first TD_REPORT_FIX_FILES (6) and count the rest; the JSON has them all. */
+static void test_fix_files(void)
+{
+	static char *files[] = { "f0.c", "f1.c", "f2.c", "f3.c", "f4.c", "f5.c", "f6.c", "f7.c", "f8.c" };
+	td_upstream_fix_t fix;
+	td_upstream_t u;
+	td_result_t r;
+	td_analysis_t a;
+	td_view_t v;
+	char *out;
+	size_t len;
+
+	memset(&fix, 0, sizeof(fix));
+	memcpy(fix.id, "0123456789abcdef0123456789abcdef01234567", 41);
+	fix.subject = "treewide: fix everything";
+	fix.files = files;
+	fix.nfiles = sizeof(files) / sizeof(*files);
+	fix.status = TD_FIX_MISSING;
+	fix.why = "content";
+	fix.built = -1;
+	fix.files_as_in_base = 9;
+	memset(&u, 0, sizeof(u));
+	u.fixes = &fix;
+	u.nfixes = 1;
+	u.status_count[TD_FIX_MISSING] = 1;
+	fixture_init(&r, 0);
+	analysis_of(&a, &r, 0, 0);
+	a.upstream = &u;
+	td_view_init(&v);
+	out = render_analysis(td_report_text, &a, &v, &len);
+	CHECK(strstr(out, "(f0.c, f1.c, f2.c, f3.c, f4.c, f5.c and 3 more)\n") != NULL);
+	free(out);
+	out = render_analysis(td_report_html, &a, &v, &len);
+	CHECK(strstr(out, "<td>f0.c, f1.c, f2.c, f3.c, f4.c, f5.c and 3 more</td>") != NULL);
+	CHECK(strstr(out, ">9 files as in the base</td>") != NULL);
+	CHECK(strstr(out, "f6.c") == NULL);
+	free(out);
+	out = render_analysis(td_report_json, &a, &v, &len);
+	CHECK(strstr(out, "\"f8.c\"") != NULL);
+	CHECK(strstr(out, "\"files_as_in_base\": 9") != NULL);
+	free(out);
+	a.upstream = NULL;
+	analysis_release(&a);
+	fixture_release(&r);
+}
+
 int main(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -1049,6 +1096,7 @@ int main(void)
 	test_write();
 	test_locale();
 	test_kernel_view();
+	test_fix_files();
 
 	rmdir(tmpdir);
 	return check_finish();
