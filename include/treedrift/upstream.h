@@ -106,10 +106,13 @@ typedef struct td_upstream {
 	size_t cherry_picks, backports;/* patches matched */
 	size_t claims, claims_hold;    /* patches naming an upstream commit, and those that hold */
 	td_upstream_fix_t *fixes;      /* missing and partial first, then not applicable and
-				        * applied; in each, built first, then fixes, then by
-				        * status, then in history order */
+				        * applied; in each, built first, then those naming a CVE,
+				        * then for stable, then with a Fixes: line, then the
+				        * others; then by status, then in history order */
 	size_t nfixes;
 	size_t status_count[4];        /* by td_fix_status_t */
+	size_t fix_count[4];           /* of them, the fixes (fix set) */
+	size_t cve_count[4];           /* of them, those naming a CVE id */
 } td_upstream_t;
 
 typedef struct td_upstream_opts {

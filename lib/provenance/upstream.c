@@ -802,6 +802,13 @@ static int judge_commit(engine_t *e, size_t i, td_upstream_fix_t *fx, int *liste
 	return TD_OK;
 }
 
+/* How strongly a commit's message says it fixes something: it names a CVE
+ * id, it is meant for stable, it has a Fixes: line, or none of them. */
+static int fix_rank(const td_upstream_fix_t *x)
+{
+	return x->tags.ncves ? 3 : x->tags.cc_stable ? 2 : x->tags.nfixes ? 1 : 0;
+}
+
 static int fix_cmp(const void *pa, const void *pb)
 {
 	const td_upstream_fix_t *a = pa, *b = pb;
@@ -811,8 +818,8 @@ static int fix_cmp(const void *pa, const void *pb)
 		return ga - gb;
 	if (a->built != b->built)
 		return b->built - a->built;
-	if (a->fix != b->fix)
-		return b->fix - a->fix;
+	if (fix_rank(a) != fix_rank(b))
+		return fix_rank(b) - fix_rank(a);
 	return (int)a->status - (int)b->status;
 }
 
@@ -862,6 +869,8 @@ static int judge_fixes(engine_t *e)
 		}
 		fx->fix = fx->tags.nfixes || fx->tags.cc_stable || fx->tags.ncves;
 		u->status_count[fx->status]++;
+		u->fix_count[fx->status] += (size_t)fx->fix;
+		u->cve_count[fx->status] += fx->tags.ncves > 0;
 	}
 	if (n > 1)
 		qsort(v, n, sizeof(*v), fix_ix_cmp);

@@ -299,6 +299,9 @@ static void write_missing_fixes(FILE *f, const td_upstream_t *u)
 		   "of %zu upstream commits that touch the target's files (%zu applied, %zu not applicable)",
 		u->status_count[TD_FIX_MISSING], u->status_count[TD_FIX_PARTIAL], u->nfixes,
 		u->status_count[TD_FIX_APPLIED], u->status_count[TD_FIX_NOT_APPLICABLE]);
+	fprintf(f, "; of the missing and partial, %zu are fixes (Fixes:, Cc: stable or a CVE id) and %zu name a CVE",
+		u->fix_count[TD_FIX_MISSING] + u->fix_count[TD_FIX_PARTIAL],
+		u->cve_count[TD_FIX_MISSING] + u->cve_count[TD_FIX_PARTIAL]);
 	if (want > HTML_FIXES_MAX)
 		fprintf(f, "; the first %d listed", HTML_FIXES_MAX);
 	fputs(".</p>\n", f);

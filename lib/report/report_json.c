@@ -383,16 +383,26 @@ static void json_patch_upstream(FILE *f, const td_patch_upstream_t *u, const td_
 	fputc('}', f);
 }
 
+/* Counts of upstream commits by td_fix_status_t, as JSON members. */
+static void json_by_status(FILE *f, const size_t count[4])
+{
+	fprintf(f, "\"missing\": %zu, \"partial\": %zu, \"not_applicable\": %zu, \"applied\": %zu",
+		count[TD_FIX_MISSING], count[TD_FIX_PARTIAL], count[TD_FIX_NOT_APPLICABLE], count[TD_FIX_APPLIED]);
+}
+
 /* "upstream_summary" and "missing_fixes": every upstream commit of the
  * history that touches a file of the base or the target, with its status. */
 static void json_missing_fixes(FILE *f, const td_upstream_t *u)
 {
 	fprintf(f, "  \"upstream_summary\": {\"cherry_picks\": %zu, \"backports\": %zu, \"claims\": %zu, "
-		   "\"claims_hold\": %zu, \"missing\": %zu, \"partial\": %zu, \"not_applicable\": %zu, "
-		   "\"applied\": %zu},\n",
-		u->cherry_picks, u->backports, u->claims, u->claims_hold, u->status_count[TD_FIX_MISSING],
-		u->status_count[TD_FIX_PARTIAL], u->status_count[TD_FIX_NOT_APPLICABLE],
-		u->status_count[TD_FIX_APPLIED]);
+		   "\"claims_hold\": %zu, ",
+		u->cherry_picks, u->backports, u->claims, u->claims_hold);
+	json_by_status(f, u->status_count);
+	fputs(",\n    \"fixes\": {", f);
+	json_by_status(f, u->fix_count);
+	fputs("}, \"cves\": {", f);
+	json_by_status(f, u->cve_count);
+	fputs("}},\n", f);
 	fputs("  \"missing_fixes\": [", f);
 	for (size_t i = 0; i < u->nfixes; i++) {
 		const td_upstream_fix_t *x = &u->fixes[i];

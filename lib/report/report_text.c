@@ -627,6 +627,10 @@ static void put_missing_fixes(FILE *f, const td_analysis_t *a)
 		   "target's files: %zu applied, %zu not applicable)\n",
 		u->status_count[TD_FIX_MISSING], u->status_count[TD_FIX_PARTIAL], u->nfixes,
 		u->status_count[TD_FIX_APPLIED], u->status_count[TD_FIX_NOT_APPLICABLE]);
+	fprintf(f, "  fixes (Fixes:, Cc: stable or a CVE id): %zu missing, %zu partial; naming a CVE: %zu missing, "
+		   "%zu partial\n",
+		u->fix_count[TD_FIX_MISSING], u->fix_count[TD_FIX_PARTIAL], u->cve_count[TD_FIX_MISSING],
+		u->cve_count[TD_FIX_PARTIAL]);
 	for (size_t i = 0; i < u->nfixes && shown < TD_REPORT_FIXES_TOP; i++) {
 		const td_upstream_fix_t *x = &u->fixes[i];
 		if (x->status != TD_FIX_MISSING && x->status != TD_FIX_PARTIAL)

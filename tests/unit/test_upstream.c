@@ -214,12 +214,23 @@ int main(void)
 	CHECK_INT(u->status_count[TD_FIX_PARTIAL], 1);
 	CHECK_INT(u->status_count[TD_FIX_NOT_APPLICABLE], 1);
 	CHECK_INT(u->status_count[TD_FIX_APPLIED], 2);
-	/* order: missing and partial, fixes first (missing before partial),
-	 * then the others */
-	CHECK_STR(u->fixes[0].subject, "d: fix a leak");
-	CHECK_STR(u->fixes[1].subject, "e: fix a typo");
-	CHECK_STR(u->fixes[2].subject, "c: bound the length (CVE-2024-0001)");
+	/* the fixes of each status: Fixes: d, e, gone and a; stable b; a CVE c */
+	CHECK_INT(u->fix_count[TD_FIX_MISSING], 2);
+	CHECK_INT(u->fix_count[TD_FIX_PARTIAL], 1);
+	CHECK_INT(u->fix_count[TD_FIX_NOT_APPLICABLE], 1);
+	CHECK_INT(u->fix_count[TD_FIX_APPLIED], 2);
+	CHECK_INT(u->cve_count[TD_FIX_MISSING], 0);
+	CHECK_INT(u->cve_count[TD_FIX_PARTIAL], 1);
+	CHECK_INT(u->cve_count[TD_FIX_APPLIED], 0);
+	/* order: missing and partial; a CVE first, then Fixes: (missing before
+	 * partial in each), then the others */
+	CHECK_STR(u->fixes[0].subject, "c: bound the length (CVE-2024-0001)");
+	CHECK_STR(u->fixes[1].subject, "d: fix a leak");
+	CHECK_STR(u->fixes[2].subject, "e: fix a typo");
 	CHECK_STR(u->fixes[3].subject, "f: clean up");
+	/* then not applicable and applied: for stable before Fixes: */
+	CHECK_STR(u->fixes[4].subject, "b: handle errors");
+	CHECK_STR(u->fixes[5].subject, "gone: fix a race");
 	CHECK_INT(u->fixes[6].status, TD_FIX_APPLIED);
 	free_all(u, s, h, r);
 
