@@ -56,8 +56,8 @@ static void html_path(FILE *f, const td_file_t *file)
 	td_report_html_text(f, file->path, file->path_len);
 }
 
-/* Git's object ids are this many hex digits at most (SHA-256), and are
- * shown as git abbreviates them at most. */
+/* A git object id has at most this many hex digits (SHA-256); the report
+ * shows the first HTML_OID_ABBREV of it, as git abbreviates one. */
 #define HTML_OID_MAX 64
 #define HTML_OID_ABBREV 12
 
@@ -308,8 +308,7 @@ static void write_missing_fixes(FILE *f, const td_upstream_t *u)
 	if (!want)
 		return;
 	fputs("<div class=\"wide\"><table><thead><tr><th>status</th><th>built</th><th>tags</th><th>commit</th>"
-	      "<th>subject</th>"
-	      "<th>files</th><th class=\"n\">lines in target</th></tr></thead><tbody>\n", f);
+	      "<th>subject</th><th>files</th><th class=\"n\">lines in target</th></tr></thead><tbody>\n", f);
 	for (size_t i = 0, shown = 0; i < u->nfixes && shown < HTML_FIXES_MAX; i++) {
 		const td_upstream_fix_t *x = &u->fixes[i];
 		int any = 0;
@@ -365,8 +364,7 @@ static int write_patches(FILE *f, const td_patch_set_t *s, int policy)
 	fprintf(f, "), riskiest first; %zu changed files no patch explains, %zu the patches do not reproduce.</p>\n",
 		s->unexplained, s->not_reproduced);
 	fputs("<div class=\"wide\"><table><thead><tr><th>patch</th><th>subject</th><th>origin</th>"
-	      "<th class=\"n\">distance</th>"
-	      "<th>class</th>", f);
+	      "<th class=\"n\">distance</th><th>class</th>", f);
 	if (policy)
 		fputs("<th class=\"n\">risk</th>", f);
 	fputs("<th class=\"n\">files</th><th class=\"n\">+lines</th><th class=\"n\">-lines</th>"
