@@ -332,3 +332,18 @@ void td_report_cosmetic_totals(FILE *f, const td_totals_t *t)
 	if (t->cosmetic_unknown)
 		fprintf(f, "; %" PRIu64 " unknown", t->cosmetic_unknown);
 }
+
+void td_report_fix_tags(char *out, size_t size, const td_commit_tags_t *t)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (t->nfixes)
+		n += (size_t)snprintf(out + n, size - n, "Fixes");
+	if (t->cc_stable && n < size)
+		n += (size_t)snprintf(out + n, size - n, "%sstable", n ? "," : "");
+	for (size_t i = 0; i < t->ncves && n < size; i++)
+		n += (size_t)snprintf(out + n, size - n, "%s%s", n ? "," : "", t->cves[i]);
+	if (!out[0])
+		snprintf(out, size, "-");
+}

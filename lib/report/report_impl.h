@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "treedrift/patch.h"
 #include "treedrift/report.h"
 #include "utf8.h"
 
@@ -77,6 +78,11 @@ void td_report_line_totals(FILE *f, const td_totals_t *t, const char *minus, con
 /* The cosmetic files of the totals: "N modified files whose only change is
  * whitespace (distance 0, clean)" and "; U unknown" when there are any. */
 void td_report_cosmetic_totals(FILE *f, const td_totals_t *t);
+
+/* What an upstream commit's message says it fixes, for a column: "Fixes",
+ * "stable" and its CVE ids (digits and dashes, as the parser takes them),
+ * comma-separated, or "-". */
+void td_report_fix_tags(char *out, size_t size, const td_commit_tags_t *t);
 
 /* End a report: flush f and map any write error to TD_EIO (errno is kept). */
 int td_report_finish(FILE *f);

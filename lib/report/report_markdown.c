@@ -13,6 +13,7 @@
 #include "report_impl.h"
 #include "treedrift/lines.h"
 #include "treedrift/patch.h"
+#include "treedrift/upstream.h"
 #include "internal.h"
 
 /* One byte of C-escaped text, with a backslash before each character that
@@ -108,9 +109,6 @@ static void md_list(FILE *f, char *const *v, size_t n, const char *none)
 	}
 }
 
-/* With --patches: the certification of contents, one entry per patch in
- * series order (purpose, size, location, class, risk, origin), then the
- * changed files no patch explains. */
 /* With --history, the origin verified against it: the upstream commit the
  * patch is (cherry-pick) or mostly is (backport), and whether the declared
  * commit holds. */
@@ -137,6 +135,9 @@ static void md_verified(FILE *f, const td_patch_upstream_t *u)
 		fputs("; the declared origin does not hold (not in the history)", f);
 }
 
+/* With --patches: the certification of contents, one entry per patch in
+ * series order (purpose, size, location, class, risk, origin), then the
+ * changed files no patch explains. */
 static void md_patches(FILE *f, const td_analysis_t *a, int policy)
 {
 	const td_patch_set_t *s = a->patches;
@@ -194,6 +195,45 @@ static void md_patches(FILE *f, const td_analysis_t *a, int policy)
 		md_text(f, file->path, file->path_len);
 		fprintf(f, " | %s |\n", td_status_name(c->status));
 	}
+}
+
+/* Fixes the Markdown lists at most; the JSON has every commit. */
+#define MD_FIXES_MAX 50
+
+/* With --history: the fixes among the upstream commits the target lacks
+ * (missing or partial), in the analysis's order (a CVE first), and the
+ * counts. The commits that are no fixes are only counted. */
+static void md_missing_fixes(FILE *f, const td_upstream_t *u)
+{
+	size_t want = u->fix_count[TD_FIX_MISSING] + u->fix_count[TD_FIX_PARTIAL], shown = 0;
+	char tags[256];
+
+	fputs("\n## Missing upstream fixes\n\n", f);
+	fprintf(f, "Of %zu upstream commits that touch the target's files, %zu are missing and %zu partial; "
+		   "of those, %zu are fixes (Fixes:, Cc: stable or a CVE id) and %zu name a CVE.\n",
+		u->nfixes, u->status_count[TD_FIX_MISSING], u->status_count[TD_FIX_PARTIAL], want,
+		u->cve_count[TD_FIX_MISSING] + u->cve_count[TD_FIX_PARTIAL]);
+	if (!want)
+		return;
+	fputs("\n| status | tags | commit | subject | files |\n|---|---|---|---|---|\n", f);
+	for (size_t i = 0; i < u->nfixes && shown < MD_FIXES_MAX; i++) {
+		const td_upstream_fix_t *x = &u->fixes[i];
+		if (x->status != TD_FIX_MISSING && x->status != TD_FIX_PARTIAL)
+			break;
+		if (!x->fix)
+			continue;
+		td_report_fix_tags(tags, sizeof(tags), &x->tags);
+		fprintf(f, "| %s | %s | %.12s | ", td_fix_status_name(x->status), tags, x->id);
+		md_cstr(f, x->subject);
+		fputs(" | ", f);
+		md_list(f, x->files, x->nfiles < TD_REPORT_FIX_FILES ? x->nfiles : TD_REPORT_FIX_FILES, "-");
+		if (x->nfiles > TD_REPORT_FIX_FILES)
+			fprintf(f, " and %zu more", x->nfiles - TD_REPORT_FIX_FILES);
+		fputs(" |\n", f);
+		shown++;
+	}
+	if (shown < want)
+		fprintf(f, "\n... and %zu more fixes (the JSON report lists every commit).\n", want - shown);
 }
 
 int td_report_markdown(FILE *f, const td_analysis_t *a, const td_view_t *v)
@@ -274,6 +314,8 @@ int td_report_markdown(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	}
 	if (a->patches)
 		md_patches(f, a, policy);
+	if (a->upstream)
+		md_missing_fixes(f, a->upstream);
 	rc = td_report_finish(f);
 	free(idx);
 	return rc;

@@ -590,23 +590,6 @@ static void put_patch_upstream(FILE *f, const td_patch_upstream_t *u, const td_p
 	fputc('\n', f);
 }
 
-/* The tags of a fix into out: "Fixes", "stable", its CVE ids (digits and
- * dashes, as the parser takes them); "-" for none. */
-static void fix_tags(char *out, size_t size, const td_commit_tags_t *t)
-{
-	size_t n = 0;
-
-	out[0] = '\0';
-	if (t->nfixes)
-		n += (size_t)snprintf(out + n, size - n, "Fixes");
-	if (t->cc_stable && n < size)
-		n += (size_t)snprintf(out + n, size - n, "%sstable", n ? "," : "");
-	for (size_t i = 0; i < t->ncves && n < size; i++)
-		n += (size_t)snprintf(out + n, size - n, "%s%s", n ? "," : "", t->cves[i]);
-	if (!out[0])
-		snprintf(out, size, "-");
-}
-
 /* The upstream commits whose changes the target lacks, the first
  * TD_REPORT_FIXES_TOP of them, and the counts of every status. */
 #define TD_REPORT_FIXES_TOP 20
@@ -639,7 +622,7 @@ static void put_missing_fixes(FILE *f, const td_analysis_t *a)
 			fprintf(f, "  %-8s %-5s %-20s %-12s  %s\n", "status", "built", "tags", "id", "subject (files)");
 		fprintf(f, "  %-8s %-5s ", td_fix_status_name(x->status),
 			x->built < 0 ? "-" : x->built ? "yes" : "no");
-		fix_tags(tags, sizeof(tags), &x->tags);
+		td_report_fix_tags(tags, sizeof(tags), &x->tags);
 		fprintf(f, "%-20s ", tags);
 		put_patch_id(f, x->id);
 		fputs("  ", f);

@@ -34,8 +34,9 @@ for x in doc["missing_fixes"]:
     print(x["subject"], "|", x["status"], x["reason"], x["patch"] and x["patch"][:12], x["fix"], x["tags"],
           x["lines_in_target"], "of", x["lines"], "as in base", x["files_as_in_base"], x["files"])
 PY
-"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format markdown |
-	grep -o 'verified: [^|]*' || true
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format markdown > out.md || true
+grep -o 'verified: [^|]*' out.md || true
+sed -n '/^## Missing upstream fixes/,$p' out.md
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format html > out.html || true
 grep -c '<tr><td>\(missing\|partial\)</td>' out.html || true
 # commit ids abbreviated to git's 12 digits, each with the whole id as its
