@@ -27,8 +27,9 @@ static const cli_opt_t compare_opts[] = {
 	{ "only", 0, "CLASS", "list only files of CLASS: clean, safe, dirty, new (repeatable)" },
 	{ "sort", 's', "KEY", "order of the list: path (default), distance, risk" },
 	{ "identical", 0, NULL, "list identical files too" },
-	{ "fail-on", 0, "CLASS", "exit 1 only if a modified file is CLASS or worse (clean, safe, dirty), or "
-				 "with new, a file is new (repeatable)" },
+	{ "fail-on", 0, "GATE", "exit 1 only if a modified file is CLASS or worse (clean, safe, dirty); with new, "
+				 "if a file is new; with --history, fix: if an upstream fix is missing or partial, "
+				 "cve: one naming a CVE (repeatable)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
 	{ "stats", 0, NULL, "print the files listed, read and reused, the bytes read, and what the search for "
 			    "origins did, on stderr" },
@@ -61,16 +62,32 @@ static int globs_add(globs_t *g, const char *s)
 	return 0;
 }
 
-/* Exit status: 1 when there is drift, else 0. With --fail-on (fail_on: a
- * bit per class given), 1 only when a file of a class given, or of a worse
- * grade for clean and safe, exists: dirty gates changes to upstream files,
- * new gates added files. */
-static int drift_status(const td_result_t *r, unsigned fail_on)
+/* --fail-on's gates beyond the classes (a bit per class below them). */
+#define FAIL_ON_FIX (1u << TD_CLASS_COUNT)
+#define FAIL_ON_CVE (1u << (TD_CLASS_COUNT + 1))
+
+/* The missing and partial upstream commits of counts (by td_fix_status_t). */
+static size_t lacking(const size_t count[4])
 {
+	return count[TD_FIX_MISSING] + count[TD_FIX_PARTIAL];
+}
+
+/* Exit status: 1 when there is drift, else 0. With --fail-on (fail_on: a
+ * bit per gate given), 1 only when one of them trips: a file of a class
+ * given, or of a worse grade for clean and safe (dirty gates changes to
+ * upstream files, new gates added files); with --history, a missing or
+ * partial upstream fix, or one naming a CVE. */
+static int drift_status(const td_analysis_t *a, unsigned fail_on)
+{
+	const td_result_t *r = a->result;
+	const td_upstream_t *u = a->upstream;
 	int graded = 0;
 
 	if (!fail_on)
 		return r->totals.mismatched ? CLI_EXIT_DRIFT : CLI_EXIT_SAME;
+	if (u && (((fail_on & FAIL_ON_FIX) && lacking(u->fix_count)) ||
+		  ((fail_on & FAIL_ON_CVE) && lacking(u->cve_count))))
+		return CLI_EXIT_DRIFT;
 	for (int c = TD_CLASS_CLEAN; c <= TD_CLASS_DIRTY; c++) {
 		graded |= (fail_on >> c) & 1;
 		if (graded && r->totals.by_class[c].files)
@@ -194,11 +211,14 @@ int cmd_compare(int argc, char **argv)
 			view.show_identical = 1;
 		} else if (!strcmp(name, "fail-on")) {
 			td_class_t c = td_class_parse(arg);
-			if (c == TD_CLASS_NONE) {
-				cli_error("--fail-on takes clean, safe, dirty or new, not '%s'", arg);
+			if (!strcmp(arg, "fix") || !strcmp(arg, "cve")) {
+				fail_on |= arg[0] == 'f' ? FAIL_ON_FIX : FAIL_ON_CVE;
+			} else if (c == TD_CLASS_NONE) {
+				cli_error("--fail-on takes clean, safe, dirty, new, fix or cve, not '%s'", arg);
 				goto out;
+			} else {
+				fail_on |= 1u << c;
 			}
-			fail_on |= 1u << c;
 		} else if (!strcmp(name, "color")) {
 			if (strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never")) {
 				cli_error("--color takes auto, always or never, not '%s'", arg);
@@ -211,6 +231,10 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	if (p.argc != 2) {
 		cli_error("compare takes two trees, UPSTREAM and TARGET");
+		goto out;
+	}
+	if ((fail_on & (FAIL_ON_FIX | FAIL_ON_CVE)) && !ao.history) {
+		cli_error("--fail-on fix and --fail-on cve need --history (the upstream commits to look for)");
 		goto out;
 	}
 	ao.upstream = p.argv[0];
@@ -246,7 +270,7 @@ int cmd_compare(int argc, char **argv)
 		rc = CLI_EXIT_ERROR;
 		goto out;
 	}
-	rc = drift_status(a->result, fail_on);
+	rc = drift_status(a, fail_on);
 out:
 	cli_output_abort(&out);
 	td_analysis_free(a);

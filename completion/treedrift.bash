@@ -6,7 +6,8 @@
 _treedrift_values() { # command, metavar
 	case $2 in
 	FMT) [ "$1" = compare ] && echo "text json csv html markdown cyclonedx" || echo "text json" ;;
-	CLASS) echo "clean safe dirty" ;;
+	CLASS) echo "clean safe dirty new" ;;
+	GATE) echo "clean safe dirty new fix cve" ;;
 	KEY) echo "path distance risk" ;;
 	WHEN) echo "auto always never" ;;
 	BY) echo "total local" ;;

@@ -9,6 +9,17 @@ sh "$SRC/tests/data/upstream/make_repo.sh" .
 s=0; "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip |
 	sed -n '/^Patches: /,$p' || s=$?
 echo "exit $s"
+echo "--- --fail-on fix and cve: exit 1 when one is missing or partial"
+for gate in fix cve; do
+	s=0; "$TD" compare -q git:r@base git:r@vendor --history git:r@tip --fail-on $gate >/dev/null || s=$?
+	echo "--fail-on $gate: exit $s"
+done
+s=0; "$TD" compare -q git:r@base git:r@vendor --history git:r@tip --fail-on cve -X c.c >/dev/null || s=$?
+echo "--fail-on cve, c.c left out: exit $s"
+s=0; "$TD" compare -q git:r@base git:r@vendor --history git:r@tip --fail-on fix -X b.c -X c.c -X d.c -X e.c >/dev/null || s=$?
+echo "--fail-on fix, b.c to e.c left out: exit $s"
+s=0; "$TD" compare -q git:r@base git:r@vendor --fail-on cve 2>&1 >/dev/null || s=$?
+echo "--fail-on cve without --history: exit $s"
 echo "--- --config: e.c is not built"
 "$TD" compare git:r@base git:r@vendor --history git:r@tip --arch x86 --config e.config | sed -n '/^Missing upstream/,$p'
 echo "--- a directory target, no patches: from the content alone"
