@@ -37,12 +37,9 @@ void td_tlsh_update2_impl(td_tlsh_ctx_t *a, const void *data_a, size_t len_a, td
 void td_tlsh_update2(td_tlsh_ctx_t *a, const void *data_a, size_t len_a, td_tlsh_ctx_t *b,
 		     const void *data_b, size_t len_b);
 
-/* TLSH bodies held for td_tlsh_body_distances, twice: word by word (word
- * k of digest i's body is word[k][i], its bytes 8k..8k+7 in memory order),
- * for the portable build (a body per vector lane), and whole (body i at
- * row + 32 i), for the AVX2 and AVX-512 ones. */
+/* TLSH bodies held for td_tlsh_body_distances, each whole: body i at
+ * row + TD_TLSH_BODY_BYTES * i. */
 typedef struct td_tlsh_bodies {
-	uint64_t *word[4];
 	uint8_t *row;
 	size_t n;
 } td_tlsh_bodies_t;
