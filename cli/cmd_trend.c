@@ -50,7 +50,7 @@ static void print_table(const td_trend_point_t *pts, size_t n)
 		local |= pts[i].has_local;
 	}
 	printf("%-*s %10s %8s %8s %8s %8s %8s %8s %8s%s\n", w, "release", "distance", "modified", "added",
-	       "removed", "clean", "safe", "dirty", "new", local ? "      local" : "");
+	       "removed", "clean", "safe", "dirty", "new", local ? "      local    fixes     cves" : "");
 	for (size_t i = 0; i < n; i++) {
 		const td_trend_point_t *p = &pts[i];
 		int len = (int)strlen(p->label);
@@ -63,7 +63,8 @@ static void print_table(const td_trend_point_t *pts, size_t n)
 		       (unsigned long long)p->by_class[TD_CLASS_DIRTY],
 		       (unsigned long long)p->by_class[TD_CLASS_NEW]);
 		if (local)
-			printf(" %10llu", (unsigned long long)p->local_distance);
+			printf(" %10llu %8llu %8llu", (unsigned long long)p->local_distance,
+			       (unsigned long long)p->fixes_lacking, (unsigned long long)p->cves_lacking);
 		putchar('\n');
 	}
 }
@@ -156,6 +157,11 @@ int cmd_trend(int argc, char **argv)
 		if (!e && a->provenance) {
 			pts[n].has_local = 1;
 			pts[n].local_distance = a->provenance->distance_local;
+		}
+		if (!e && a->upstream) {
+			const td_upstream_t *u = a->upstream;
+			pts[n].fixes_lacking = u->fix_count[TD_FIX_MISSING] + u->fix_count[TD_FIX_PARTIAL];
+			pts[n].cves_lacking = u->cve_count[TD_FIX_MISSING] + u->cve_count[TD_FIX_PARTIAL];
 		}
 		td_analysis_free(a);
 		if (e) {

@@ -19,8 +19,12 @@ typedef struct td_trend_point {
 	uint64_t added;
 	uint64_t removed;
 	uint64_t by_class[TD_CLASS_COUNT]; /* files of each td_class_t */
-	int has_local;            /* 1 with a history (--history): local_distance is set */
+	int has_local;            /* 1 with a history (--history): local_distance and the
+				   * fixes are set */
 	uint64_t local_distance;  /* the local part of total_distance (treedrift/provenance.h) */
+	uint64_t fixes_lacking;   /* upstream fixes missing or partial in the release
+				   * (treedrift/upstream.h) */
+	uint64_t cves_lacking;    /* of them, those naming a CVE id */
 } td_trend_point_t;
 
 /* Fill p from a finished comparison; label is copied. 0 or TD_ENOMEM. */

@@ -20,6 +20,8 @@ s=0; "$TD" compare -q git:r@base git:r@vendor --history git:r@tip --fail-on fix 
 echo "--fail-on fix, b.c to e.c left out: exit $s"
 s=0; "$TD" compare -q git:r@base git:r@vendor --fail-on cve 2>&1 >/dev/null || s=$?
 echo "--fail-on cve without --history: exit $s"
+echo "--- trend: the fixes and the CVE fixes each release lacks"
+"$TD" trend -q git:r@base git:r@vendor git:r@tip --history git:r@tip
 echo "--- --config: e.c is not built"
 "$TD" compare git:r@base git:r@vendor --history git:r@tip --arch x86 --config e.config | sed -n '/^Missing upstream/,$p'
 echo "--- a directory target, no patches: from the content alone"
