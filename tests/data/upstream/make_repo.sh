@@ -17,14 +17,9 @@
 #   to be U4 (a wrong claim); V5 removes gone.c; V6 f.c: its own lines,
 #   claiming a commit that is nowhere (a wrong claim); V7 a.c: its own.
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
 cd "$1"
-export GIT_CONFIG_NOSYSTEM=1 HOME="$PWD" GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org \
-	GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org \
-	GIT_AUTHOR_DATE='2024-01-02T03:04:05Z' GIT_COMMITTER_DATE='2024-01-02T03:04:05Z'
-g() { git -c init.defaultBranch=main -c commit.gpgsign=false "$@"; }
-src() { # NAME: 40 distinct lines
-	awk -v n="$1" 'BEGIN { printf "/* %s */\n", n; for (i = 1; i <= 40; i++) printf "int %s_v%d = %d;\n", n, i, i * 7 }'
-}
+. "$here/common.sh"
 g init -q r
 cd r
 for f in a b c d e f gone; do src $f > $f.c; done
