@@ -2,9 +2,10 @@
 # commits (cherry-pick, modified backport, local; declared origins checked,
 # two wrong ones caught) and each upstream commit's status in the target
 # (applied, partial, missing, not applicable), on the repository
-# tests/data/upstream/make_repo.sh builds; then --config (e.c not built),
-# a directory target without history, JSON against the schema, Markdown,
-# HTML and CycloneDX.
+# tests/data/upstream/make_repo.sh builds; --fail-on fix and cve; trend's
+# fixes and cves; then --config (e.c not built), a directory target without
+# history, JSON against the schema, Markdown (its missing fixes), HTML (ids
+# abbreviated, files as in the base) and CycloneDX.
 sh "$SRC/tests/data/upstream/make_repo.sh" .
 s=0; "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip |
 	sed -n '/^Patches: /,$p' || s=$?
