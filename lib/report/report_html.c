@@ -164,8 +164,9 @@ static void write_meta(FILE *f, const char *side, const td_tree_t *t)
 	fputs("</dd>\n", f);
 }
 
-static void write_summary(FILE *f, const td_result_t *r, int policy)
+static void write_summary(FILE *f, const td_analysis_t *a, int policy)
 {
+	const td_result_t *r = a->result;
 	const td_totals_t *tt = &r->totals;
 	char num[TD_REPORT_NUM_MAX];
 
@@ -195,6 +196,14 @@ static void write_summary(FILE *f, const td_result_t *r, int policy)
 		fputs("<dt>line counts missing</dt><dd>", f);
 		html_cstr(f, r->lines_missing);
 		fputs("</dd>\n", f);
+	}
+	if (a->upstream) {
+		/* the security backlog, before the patches and files that follow */
+		const td_upstream_t *u = a->upstream;
+		fprintf(f, "<dt>upstream fixes</dt><dd><a href=\"#missing-fixes\">%zu missing, %zu partial</a>; "
+			   "naming a CVE: %zu missing, %zu partial</dd>\n",
+			u->fix_count[TD_FIX_MISSING], u->fix_count[TD_FIX_PARTIAL], u->cve_count[TD_FIX_MISSING],
+			u->cve_count[TD_FIX_PARTIAL]);
 	}
 	fputs("</dl>\n", f);
 
@@ -820,7 +829,7 @@ int td_report_html(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	html_cstr(f, r->base_version ? r->base_version :
 		     r->upstream && r->upstream->meta.label ? r->upstream->meta.label : "upstream");
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>treedrift report</h1>\n", css);
-	write_summary(f, r, policy);
+	write_summary(f, a, policy);
 	write_provenance_summary(f, a);
 	if (a->policy_rollup)
 		write_policy_rollup(f, a->policy_rollup);

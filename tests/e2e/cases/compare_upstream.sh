@@ -63,6 +63,7 @@ print("html commit ids:", len(ids), "all abbreviated" if ids and all(
     len(full) == 40 and short == full[:12] for full, short in ids) else "NOT ABBREVIATED")
 print("no 40-digit id shown in full:", not re.search(r'>[0-9a-f]{40}<', html))
 print("wide tables:", html.count('<div class="wide"><table>'))
+print("summary:", re.search(r'<dt>upstream fixes</dt><dd>.*?</dd>', html).group(0))
 print("rows with files as in the base:", len(re.findall(r'<td class="n">[^<]*as in the base</td>', html)))
 PY
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format cyclonedx > out.cdx.json || true
