@@ -27,9 +27,9 @@ static const cli_opt_t compare_opts[] = {
 	{ "only", 0, "CLASS", "list only files of CLASS: clean, safe, dirty, new (repeatable)" },
 	{ "sort", 's', "KEY", "order of the list: path (default), distance, risk" },
 	{ "identical", 0, NULL, "list identical files too" },
-	{ "fail-on", 0, "GATE", "exit 1 only if a modified file is CLASS or worse (clean, safe, dirty); with new, "
-				 "if a file is new; with --history, fix: if an upstream fix is missing or partial, "
-				 "cve: one naming a CVE (repeatable)" },
+	{ "fail-on", 0, "GATE", "exit 1 only if a modified file is of the class GATE or worse (clean, safe, dirty); "
+				 "with new, if a file is new; with --history, fix: if an upstream fix is missing or "
+				 "partial, cve: one naming a CVE (repeatable)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
 	{ "stats", 0, NULL, "print the files listed, read and reused, the bytes read, and what the search for "
 			    "origins did, on stderr" },
@@ -66,12 +66,6 @@ static int globs_add(globs_t *g, const char *s)
 #define FAIL_ON_FIX (1u << TD_CLASS_COUNT)
 #define FAIL_ON_CVE (1u << (TD_CLASS_COUNT + 1))
 
-/* The missing and partial upstream commits of counts (by td_fix_status_t). */
-static size_t lacking(const size_t count[4])
-{
-	return count[TD_FIX_MISSING] + count[TD_FIX_PARTIAL];
-}
-
 /* Exit status: 1 when there is drift, else 0. With --fail-on (fail_on: a
  * bit per gate given), 1 only when one of them trips: a file of a class
  * given, or of a worse grade for clean and safe (dirty gates changes to
@@ -85,8 +79,8 @@ static int drift_status(const td_analysis_t *a, unsigned fail_on)
 
 	if (!fail_on)
 		return r->totals.mismatched ? CLI_EXIT_DRIFT : CLI_EXIT_SAME;
-	if (u && (((fail_on & FAIL_ON_FIX) && lacking(u->fix_count)) ||
-		  ((fail_on & FAIL_ON_CVE) && lacking(u->cve_count))))
+	if (u && (((fail_on & FAIL_ON_FIX) && td_fix_lacking(u->fix_count)) ||
+		  ((fail_on & FAIL_ON_CVE) && td_fix_lacking(u->cve_count))))
 		return CLI_EXIT_DRIFT;
 	for (int c = TD_CLASS_CLEAN; c <= TD_CLASS_DIRTY; c++) {
 		graded |= (fail_on >> c) & 1;

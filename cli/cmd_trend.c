@@ -160,8 +160,8 @@ int cmd_trend(int argc, char **argv)
 		}
 		if (!e && a->upstream) {
 			const td_upstream_t *u = a->upstream;
-			pts[n].fixes_lacking = u->fix_count[TD_FIX_MISSING] + u->fix_count[TD_FIX_PARTIAL];
-			pts[n].cves_lacking = u->cve_count[TD_FIX_MISSING] + u->cve_count[TD_FIX_PARTIAL];
+			pts[n].fixes_lacking = td_fix_lacking(u->fix_count);
+			pts[n].cves_lacking = td_fix_lacking(u->cve_count);
 		}
 		td_analysis_free(a);
 		if (e) {

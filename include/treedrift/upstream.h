@@ -80,6 +80,11 @@ typedef enum td_fix_status {
 /* "missing", "partial", "not applicable", "applied". */
 TD_EXTERN const char *td_fix_status_name(td_fix_status_t s);
 
+/* Of the commits counted by status in count (a td_upstream_t's
+ * status_count, fix_count or cve_count), those the target lacks: missing
+ * or partial. */
+TD_EXTERN size_t td_fix_lacking(const size_t count[4]);
+
 /* One upstream commit and whether the target has its changes. */
 typedef struct td_upstream_fix {
 	char id[TD_HISTORY_ID_HEX];

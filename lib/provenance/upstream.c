@@ -45,6 +45,11 @@ const char *td_fix_status_name(td_fix_status_t s)
 	return (unsigned)s < 4 ? names[s] : "missing";
 }
 
+size_t td_fix_lacking(const size_t count[4])
+{
+	return count[TD_FIX_MISSING] + count[TD_FIX_PARTIAL];
+}
+
 void td_upstream_opts_init(td_upstream_opts_t *o)
 {
 	memset(o, 0, sizeof(*o));

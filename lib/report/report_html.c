@@ -309,8 +309,7 @@ static void write_missing_fixes(FILE *f, const td_upstream_t *u)
 		u->status_count[TD_FIX_MISSING], u->status_count[TD_FIX_PARTIAL], u->nfixes,
 		u->status_count[TD_FIX_APPLIED], u->status_count[TD_FIX_NOT_APPLICABLE]);
 	fprintf(f, "; of the missing and partial, %zu are fixes (Fixes:, Cc: stable or a CVE id) and %zu name a CVE",
-		u->fix_count[TD_FIX_MISSING] + u->fix_count[TD_FIX_PARTIAL],
-		u->cve_count[TD_FIX_MISSING] + u->cve_count[TD_FIX_PARTIAL]);
+		td_fix_lacking(u->fix_count), td_fix_lacking(u->cve_count));
 	if (want > HTML_FIXES_MAX)
 		fprintf(f, "; the first %d listed", HTML_FIXES_MAX);
 	fputs(".</p>\n", f);

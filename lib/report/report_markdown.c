@@ -205,14 +205,14 @@ static void md_patches(FILE *f, const td_analysis_t *a, int policy)
  * counts. The commits that are no fixes are only counted. */
 static void md_missing_fixes(FILE *f, const td_upstream_t *u)
 {
-	size_t want = u->fix_count[TD_FIX_MISSING] + u->fix_count[TD_FIX_PARTIAL], shown = 0;
+	size_t want = td_fix_lacking(u->fix_count), shown = 0;
 	char tags[256];
 
 	fputs("\n## Missing upstream fixes\n\n", f);
 	fprintf(f, "Of %zu upstream commits that touch the target's files, %zu are missing and %zu partial; "
 		   "of those, %zu are fixes (Fixes:, Cc: stable or a CVE id) and %zu name a CVE.\n",
 		u->nfixes, u->status_count[TD_FIX_MISSING], u->status_count[TD_FIX_PARTIAL], want,
-		u->cve_count[TD_FIX_MISSING] + u->cve_count[TD_FIX_PARTIAL]);
+		td_fix_lacking(u->cve_count));
 	if (!want)
 		return;
 	fputs("\n| status | tags | commit | subject | files |\n|---|---|---|---|---|\n", f);

@@ -222,6 +222,9 @@ int main(void)
 	CHECK_INT(u->cve_count[TD_FIX_MISSING], 0);
 	CHECK_INT(u->cve_count[TD_FIX_PARTIAL], 1);
 	CHECK_INT(u->cve_count[TD_FIX_APPLIED], 0);
+	CHECK_INT(td_fix_lacking(u->fix_count), 3);
+	CHECK_INT(td_fix_lacking(u->cve_count), 1);
+	CHECK_INT(td_fix_lacking(u->status_count), 4);
 	/* order: missing and partial; a CVE first, then Fixes: (missing before
 	 * partial in each), then the others */
 	CHECK_STR(u->fixes[0].subject, "c: bound the length (CVE-2024-0001)");
