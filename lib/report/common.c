@@ -8,6 +8,7 @@
 
 #include "report_impl.h"
 #include "treedrift/patch.h"
+#include "treedrift/upstream.h"
 #include "utf8.h"
 #include "internal.h"
 
@@ -346,4 +347,15 @@ void td_report_fix_tags(char *out, size_t size, const td_commit_tags_t *t)
 		n += (size_t)snprintf(out + n, size - n, "%s%s", n ? "," : "", t->cves[i]);
 	if (!out[0])
 		snprintf(out, size, "-");
+}
+
+void td_report_fix_files(FILE *f, const td_upstream_fix_t *x, void (*put)(FILE *, const char *))
+{
+	for (size_t k = 0; k < x->nfiles && k < TD_REPORT_FIX_FILES; k++) {
+		if (k)
+			fputs(", ", f);
+		put(f, x->files[k]);
+	}
+	if (x->nfiles > TD_REPORT_FIX_FILES)
+		fprintf(f, " and %zu more", x->nfiles - TD_REPORT_FIX_FILES);
 }

@@ -339,13 +339,7 @@ static void write_missing_fixes(FILE *f, const td_upstream_t *u)
 		fputs("</td><td>", f);
 		html_cstr(f, x->subject);
 		fputs("</td><td>", f);
-		for (size_t k = 0; k < x->nfiles && k < TD_REPORT_FIX_FILES; k++) {
-			if (k)
-				fputs(", ", f);
-			html_cstr(f, x->files[k]);
-		}
-		if (x->nfiles > TD_REPORT_FIX_FILES)
-			fprintf(f, " and %zu more", x->nfiles - TD_REPORT_FIX_FILES);
+		td_report_fix_files(f, x, html_cstr);
 		/* the files as in the base have none of its changes, their lines uncounted */
 		fputs("</td><td class=\"n\">", f);
 		if (x->lines || !x->files_as_in_base)

@@ -84,6 +84,12 @@ void td_report_cosmetic_totals(FILE *f, const td_totals_t *t);
  * comma-separated, or "-". */
 void td_report_fix_tags(char *out, size_t size, const td_commit_tags_t *t);
 
+struct td_upstream_fix;
+/* The files of a listed upstream fix (it has one at least), the first
+ * TD_REPORT_FIX_FILES comma-separated, each written by put (the format's
+ * escaping), then "and N more". */
+void td_report_fix_files(FILE *f, const struct td_upstream_fix *x, void (*put)(FILE *, const char *));
+
 /* End a report: flush f and map any write error to TD_EIO (errno is kept). */
 int td_report_finish(FILE *f);
 

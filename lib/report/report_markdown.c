@@ -226,9 +226,7 @@ static void md_missing_fixes(FILE *f, const td_upstream_t *u)
 		fprintf(f, "| %s | %s | %.12s | ", td_fix_status_name(x->status), tags, x->id);
 		md_cstr(f, x->subject);
 		fputs(" | ", f);
-		md_list(f, x->files, x->nfiles < TD_REPORT_FIX_FILES ? x->nfiles : TD_REPORT_FIX_FILES, "-");
-		if (x->nfiles > TD_REPORT_FIX_FILES)
-			fprintf(f, " and %zu more", x->nfiles - TD_REPORT_FIX_FILES);
+		td_report_fix_files(f, x, md_cstr);
 		fputs(" |\n", f);
 		shown++;
 	}

@@ -628,13 +628,7 @@ static void put_missing_fixes(FILE *f, const td_analysis_t *a)
 		fputs("  ", f);
 		put_escaped_str(f, x->subject);
 		fputs(" (", f);
-		for (size_t k = 0; k < x->nfiles && k < TD_REPORT_FIX_FILES; k++) {
-			if (k)
-				fputs(", ", f);
-			put_escaped_str(f, x->files[k]);
-		}
-		if (x->nfiles > TD_REPORT_FIX_FILES)
-			fprintf(f, " and %zu more", x->nfiles - TD_REPORT_FIX_FILES);
+		td_report_fix_files(f, x, put_escaped_str);
 		fputs(")\n", f);
 		shown++;
 	}
