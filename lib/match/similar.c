@@ -13,6 +13,7 @@
 
 #include "internal.h"
 #include "linediff.h"
+#include "linehash.h"
 #include "similar.h"
 
 #define FNV_OFFSET 1469598103934665603ull
@@ -223,29 +224,6 @@ int td_rename_detect(td_similarity_t *out, const char *old_buf, size_t old_len, 
 	return rc;
 }
 
-/* Eight bytes at p, the first in the low byte whatever the byte order (so
- * that the borrow of bytes_equal runs from earlier bytes to later ones);
- * past n, zeros. */
-static inline uint64_t load_bytes(const char *p, size_t n)
-{
-	uint64_t w = 0;
-
-	memcpy(&w, p, n < 8 ? n : 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);
-#endif
-	return w;
-}
-
-/* The bytes of w equal to c, marked by their high bit. The first mark is
- * exact; a byte after a marked one can be marked falsely. */
-static inline uint64_t bytes_equal(uint64_t w, unsigned char c)
-{
-	uint64_t x = w ^ (TD_BYTE_ONES * c);
-
-	return (x - TD_BYTE_ONES) & ~x & (TD_BYTE_ONES << 7);
-}
-
 /* The first match of name (n >= 1 bytes) in p[0..len), or NULL: memmem,
  * without its set-up, which costs more than the search where a name is
  * looked for on each of many short lines. Eight places at a time, those
@@ -260,7 +238,7 @@ static const char *find_name(const char *p, size_t len, const char *name, size_t
 	first = (unsigned char)name[0];
 	last = (unsigned char)name[n - 1];
 	while (i + n - 1 + 8 <= len) {
-		uint64_t m = bytes_equal(load_bytes(p + i, 8), first) & bytes_equal(load_bytes(p + i + n - 1, 8), last);
+		uint64_t m = td_bytes_equal(td_load_bytes(p + i, 8), first) & td_bytes_equal(td_load_bytes(p + i + n - 1, 8), last);
 		if (!m) {
 			i += 8;
 			continue;
@@ -412,49 +390,13 @@ int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, con
 
 /* ---- line bags ---- */
 
-#define MIX_MULT 0x9e3779b97f4a7c15ull
-
-static uint64_t mix(uint64_t h, uint64_t w)
-{
-	h = (h ^ w) * MIX_MULT;
-	return h ^ (h >> 29);
-}
-
-/* The line at p, up to and with its '\n' or to end (p < end): its hash,
- * eight bytes at a time, with its length in *len. One pass finds the
- * line's end and its hash. */
-static inline uint64_t next_line(const char *p, const char *end, size_t *len)
-{
-	uint64_t h = 0;
-	size_t i = 0;
-
-	for (;;) {
-		size_t avail = (size_t)(end - p) - i;
-		uint64_t w = load_bytes(p + i, avail), nl = bytes_equal(w, '\n');
-		if (nl) {
-			unsigned k = (unsigned)__builtin_ctzll(nl) / 8; /* the '\n' */
-			h = mix(h, k == 7 ? w : w & ((1ull << (8 * k + 8)) - 1));
-			i += k + 1;
-			break;
-		}
-		h = mix(h, w);
-		if (avail <= 8) {
-			i += avail;
-			break;
-		}
-		i += 8;
-	}
-	*len = i;
-	return mix(h, i);
-}
-
 /* The hash of line p[0..n) (a '\n' only at its end), as td_linebag_init
  * keeps it. */
 static uint64_t line_hash(const char *p, size_t n)
 {
 	size_t len;
 
-	return n ? next_line(p, p + n, &len) : 0;
+	return n ? td_line_next(p, p + n, &len) : 0;
 }
 
 /* The slot of line hash h in t (an empty one when it is not there). */
@@ -504,7 +446,7 @@ int td_linebag_init(td_linebag_t *out, const char *buf, size_t len, int table)
 		goto nomem;
 	for (const char *p = buf, *end = buf + len; p < end;) {
 		size_t n;
-		uint64_t h = next_line(p, end, &n);
+		uint64_t h = td_line_next(p, end, &n);
 		if (out->n == cap && td_grow((void **)&out->hash, &cap, cap + 1, sizeof(uint64_t)))
 			goto nomem;
 		out->hash[out->n++] = h;

@@ -1,8 +1,13 @@
 /* td_linediff against `git diff --numstat`: known answers (computed with git
- * 2.39), then generated pairs checked against git itself when it is there. */
+ * 2.39), then generated pairs checked against git itself when it is there,
+ * and td_linediff and td_linediff_walk, which diff the lines as tokens,
+ * against libgit2 diffing the same buffers as they are. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <git2.h>
 
 #include "check.h"
 #include "linediff.h"
@@ -196,11 +201,171 @@ static void test_against_git(void)
 	remove(dir);
 }
 
+/* ---- the lines as tokens against libgit2 on the buffers themselves ---- */
+
+/* One line of a walk, as the callback or libgit2 gives it. */
+typedef struct walk_line {
+	char origin;
+	uint64_t old_line, new_line;
+	size_t hunk;
+	const char *content;
+	size_t len;
+} walk_line_t;
+
+typedef struct walk_log {
+	walk_line_t *line;
+	size_t n, cap;
+	size_t hunks;
+} walk_log_t;
+
+static void log_line(walk_log_t *w, char origin, const char *content, size_t len, uint64_t old_line,
+		     uint64_t new_line, size_t hunk)
+{
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 256;
+		w->line = realloc(w->line, w->cap * sizeof(*w->line));
+		if (!w->line)
+			abort();
+	}
+	w->line[w->n++] = (walk_line_t){ origin, old_line, new_line, hunk, content, len };
+}
+
+static int on_walk(void *ctx, char origin, const char *content, size_t len, uint64_t old_line,
+		   uint64_t new_line, size_t hunk)
+{
+	log_line(ctx, origin, content, len, old_line, new_line, hunk);
+	return 0;
+}
+
+static int raw_hunk(const git_diff_delta *delta, const git_diff_hunk *hunk, void *payload)
+{
+	(void)delta;
+	(void)hunk;
+	((walk_log_t *)payload)->hunks++;
+	return 0;
+}
+
+static int raw_line(const git_diff_delta *delta, const git_diff_hunk *hunk, const git_diff_line *line,
+		    void *payload)
+{
+	walk_log_t *w = payload;
+	char origin = line->origin == GIT_DIFF_LINE_ADDITION   ? '+'
+		      : line->origin == GIT_DIFF_LINE_DELETION ? '-'
+		      : line->origin == GIT_DIFF_LINE_CONTEXT  ? ' '
+							       : 0;
+
+	(void)delta;
+	(void)hunk;
+	if (origin)
+		log_line(w, origin, line->content, line->content_len,
+			 line->old_lineno > 0 ? (uint64_t)line->old_lineno : 0,
+			 line->new_lineno > 0 ? (uint64_t)line->new_lineno : 0, w->hunks - 1);
+	return 0;
+}
+
+/* libgit2's walk of the buffers as they are against td_linediff_walk's and
+ * td_linediff's counts: every line's origin, numbers, hunk and content. */
+static void check_as_libgit2(const char *what, const char *old, size_t ol, const char *new, size_t nl)
+{
+	walk_log_t want = { 0 }, got = { 0 };
+	git_diff_options opts;
+	td_linediff_t d;
+	td_error_t err = { 0 };
+	uint64_t added = 0, removed = 0;
+	int binary = -1, same;
+
+	git_libgit2_init();
+	CHECK_INT(git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION), 0);
+	CHECK_INT(git_diff_buffers(ol ? old : NULL, ol, NULL, nl ? new : NULL, nl, NULL, &opts, NULL, NULL, raw_hunk,
+				   raw_line, &want),
+		  0);
+	git_libgit2_shutdown();
+	CHECK_INT(td_linediff_walk(&binary, old, ol, new, nl, on_walk, &got, &err), 0);
+	CHECK_INT(binary, 0);
+	CHECK_INT(td_linediff(&d, old, ol, new, nl, &err), 0);
+	same = got.n == want.n;
+	for (size_t i = 0; same && i < got.n; i++) {
+		const walk_line_t *a = &got.line[i], *b = &want.line[i];
+		same = a->origin == b->origin && a->old_line == b->old_line && a->new_line == b->new_line &&
+		       a->hunk == b->hunk && a->len == b->len && !memcmp(a->content, b->content, a->len);
+		added += a->origin == '+';
+		removed += a->origin == '-';
+	}
+	if (!same)
+		fprintf(stderr, "%s: the walk differs from libgit2's (%zu lines, libgit2 %zu)\n", what, got.n,
+			want.n);
+	CHECK(same);
+	CHECK_INT(d.added, added);
+	CHECK_INT(d.removed, removed);
+	free(want.line);
+	free(got.line);
+}
+
+/* Lines to draw from: short and long, some alike but for one byte at
+ * either end, a CRLF one, an empty one. */
+static const char *const vocabulary[] = {
+	"{\n", "}\n", "\n", "\treturn 0;\n", "\treturn 0;\r\n", "\treturn 1;\n", "1\treturn 0;\n",
+	"static int a_rather_long_function_name_for_a_line_past_sixty_four_bytes(void) /* x */\n",
+	"static int a_rather_long_function_name_for_a_line_past_sixty_four_bytes(void) /* y */\n",
+	"#define REG_0x1234_MASK 0x0000ffffL\n", "#define REG_0x1235_MASK 0x0000ffffL\n", "x\n", "xx\n",
+	"xxxxxxx\n", "xxxxxxxx\n", "xxxxxxxxx\n",
+};
+#define VOCABULARY (sizeof(vocabulary) / sizeof(vocabulary[0]))
+
+/* lines lines from the vocabulary, or numbered (distinct of them at
+ * most), or both. */
+static size_t gen_lines(char *buf, size_t cap, uint32_t *s, size_t lines, uint32_t distinct)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < lines && n + 128 < cap; i++) {
+		uint32_t r = rng_next(s);
+		if (!distinct || r % 3 == 0)
+			n += (size_t)snprintf(buf + n, cap - n, "%s", vocabulary[r / 3 % VOCABULARY]);
+		else
+			n += (size_t)snprintf(buf + n, cap - n, "line %u\n", r / 3 % distinct);
+	}
+	return n;
+}
+
+static void test_tokens_as_libgit2(void)
+{
+	static char old[512 * 1024], new[512 * 1024];
+	char what[64];
+
+	/* few distinct lines (one token digit), then past 64 and 4,096 (two
+	 * and three digits) */
+	for (uint32_t seed = 1; seed <= 60; seed++) {
+		uint32_t s = seed, distinct = seed % 3 == 0 ? 0 : seed % 3 == 1 ? 500 : 9000;
+		size_t ol = gen_lines(old, sizeof(old), &s, 20 + rng_next(&s) % (distinct ? 12000 : 1500), distinct);
+		size_t nl = mutate(new, sizeof(new), old, ol, &s);
+
+		if (seed % 4 == 0 && nl)
+			nl--; /* the new side's last line without its newline */
+		if (seed % 7 == 0 && ol)
+			ol--; /* the old side's */
+		snprintf(what, sizeof(what), "seed %u", seed);
+		check_as_libgit2(what, old, ol, new, nl);
+	}
+	/* the same last line with and without its newline */
+	check_as_libgit2("newline at the end", "a\nb\n", 4, "a\nb", 3);
+	check_as_libgit2("empty lines", "\n\n\n", 3, "\n\n", 2);
+	/* a NUL past git's first 8000 bytes: text, diffed as tokens */
+	memset(old, 'a', 9000);
+	for (size_t i = 99; i < 9000; i += 100)
+		old[i] = '\n';
+	memcpy(new, old, 9000);
+	old[8500] = '\0';
+	new[150] = 'b';
+	check_as_libgit2("NUL after 8000 bytes", old, 9000, new, 9000);
+}
+
 int main(void)
 {
 	test_line_count();
 	test_line_count_random();
 	test_vectors();
 	test_against_git();
+	test_tokens_as_libgit2();
 	return check_finish();
 }
