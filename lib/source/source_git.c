@@ -783,3 +783,10 @@ const td_source_ops_t td_source_git_ops = {
 	.read = git_source_read,
 	.close = git_source_close,
 };
+
+int td_git_strict_hash(int on, td_error_t *err)
+{
+	if (git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, on ? 1 : 0) < 0)
+		return td_error_set(err, TD_EGIT, "unable to set libgit2's object hash check");
+	return TD_OK;
+}

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <git2.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
 #include <zlib.h>
 
 #include "check.h"
@@ -758,6 +761,35 @@ static void test_duplicate_names(void)
 	td_source_free(src);
 }
 
+/* td_git_strict_hash: an object whose content does not hash to its id (put
+ * straight into an in-memory backend) is refused by libgit2's read while
+ * the check is on, and read once it is off. */
+static void test_strict_hash(void)
+{
+	static const char body[] = "not what the id says\n";
+	git_odb *odb = NULL;
+	git_odb_backend *mem = NULL;
+	git_odb_object *obj = NULL;
+	git_oid id;
+	td_error_t err = { 0 };
+
+	CHECK(git_libgit2_init() > 0);
+	CHECK_INT(git_oid_fromstr(&id, "0123456789abcdef0123456789abcdef01234567"), 0);
+	CHECK_INT(git_odb_new(&odb), 0);
+	CHECK_INT(git_mempack_new(&mem), 0);
+	CHECK_INT(git_odb_add_backend(odb, mem, 1), 0);
+	CHECK_INT(mem->write(mem, &id, body, sizeof(body) - 1, GIT_OBJECT_BLOB), 0);
+	CHECK_INT(td_git_strict_hash(1, &err), 0);
+	CHECK_INT(git_odb_read(&obj, odb, &id), GIT_EMISMATCH);
+	CHECK_INT(td_git_strict_hash(0, &err), 0);
+	CHECK_INT(git_odb_read(&obj, odb, &id), 0);
+	CHECK(obj && git_odb_object_size(obj) == sizeof(body) - 1);
+	git_odb_object_free(obj);
+	CHECK_INT(td_git_strict_hash(1, &err), 0);
+	git_odb_free(odb);
+	git_libgit2_shutdown();
+}
+
 int main(void)
 {
 	/* Roots are canonical: check_tmpdir gives the resolved path. */
@@ -780,6 +812,7 @@ int main(void)
 		test_bomb();
 		test_duplicate_names();
 	}
+	test_strict_hash();
 	sh(fmt("rm -rf '%s'", tmp));
 	return check_finish();
 }
