@@ -90,7 +90,7 @@ nomem:
 static int add_text(td_patch_list_t *l, const char *id, const char *text, size_t len, unsigned strip,
 		    td_error_t *err)
 {
-	size_t at;
+	size_t at = 0;
 	int rc;
 
 	if ((rc = list_add(l, &at, err)))

@@ -44,9 +44,10 @@ static int peek_line(const lines_t *l, const char **line, size_t *n)
 {
 	const char *nl;
 
+	*line = l->text + l->pos;
+	*n = 0;
 	if (l->pos >= l->len)
 		return 0;
-	*line = l->text + l->pos;
 	nl = memchr(*line, '\n', l->len - l->pos);
 	*n = nl ? (size_t)(nl - *line) : l->len - l->pos;
 	return 1;

@@ -690,7 +690,7 @@ int td_sq_writer_add(td_db_writer_t *base, const td_tree_t *tree, int replace, t
 int td_sq_writer_delete(td_db_writer_t *base, const char *label, td_error_t *err)
 {
 	sq_writer_t *w = (sq_writer_t *)base;
-	sqlite3_int64 vid;
+	sqlite3_int64 vid = 0;
 	int rc;
 
 	if (!w->db)
