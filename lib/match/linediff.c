@@ -57,6 +57,9 @@ uint64_t td_line_count(const void *buf, size_t len)
  * (DIFF_MAX_FILESIZE); such pairs go to libgit2 as they are. */
 #define GIT_BINARY_PROBE 8000
 #define GIT_MAX_TEXT 0x20000000u
+/* Lines of a pair numbered at most (the numbers and places are 32-bit);
+ * a pair with more goes to libgit2 as it is. */
+#define TOKEN_MAX_LINES (UINT32_MAX / 4)
 
 static int git_takes_for_text(const void *buf, size_t len)
 {
@@ -98,7 +101,8 @@ static const char *token_line(const tokens_t *t, int side, uint64_t i, size_t *l
 }
 
 /* Number the distinct lines of t->buf (t->lines[i] lines in buf[i], of
- * len[i] bytes, at most GIT_MAX_TEXT) and write each line as its number,
+ * len[i] bytes, at most GIT_MAX_TEXT; TOKEN_MAX_LINES in all) and write
+ * each line as its number,
  * in the fewest base-64 digits that number them all, then '\n'. 0 or
  * TD_ENOMEM. */
 static int tokenize(tokens_t *t, const size_t len[2])
@@ -109,8 +113,6 @@ static int tokenize(tokens_t *t, const size_t len[2])
 	uint32_t *first = NULL, distinct = 0;
 	int rc = TD_ENOMEM;
 
-	if (t->lines[0] + t->lines[1] >= UINT32_MAX / 4)
-		return TD_ENOMEM;
 	while (slots < 2 * total)
 		slots *= 2;
 	mask = slots - 1;
@@ -120,7 +122,7 @@ static int tokenize(tokens_t *t, const size_t len[2])
 		goto out;
 	k = 0;
 	for (int side = 0; side < 2; side++)
-		for (const char *p = t->buf[side], *end = p + len[side]; p < end; p += t->len[k++]) {
+		for (const char *p = t->buf[side], *end = p + len[side]; p < end && k < total; p += t->len[k++]) {
 			size_t n;
 			id[k] = td_line_next(p, end, &n);
 			t->off[k] = (uint32_t)(p - t->buf[side]);
@@ -172,7 +174,8 @@ out:
 }
 
 /* git_diff_buffers of old and new with git's default options, on their
- * tokens when git takes both for text (t->tok[0] is then set; t must be
+ * tokens when git takes both for text (t->buf[0] and the line counts are
+ * then set, and t->tok[0] unless the pair has too many lines; t must be
  * released), with the file, binary, hunk and line callbacks given. 0, 1
  * when a callback stopped the diff (it sets *stopped), or TD_EGIT /
  * TD_ENOMEM with err set. */
@@ -186,11 +189,13 @@ static int diff_buffers(tokens_t *t, const void *old_buf, size_t old_len, const 
 
 	memset(t, 0, sizeof(*t));
 	if (old_len && new_len && git_takes_for_text(old_buf, old_len) && git_takes_for_text(new_buf, new_len)) {
-		size_t len[2] = { old_len, new_len };
 		t->buf[0] = old_buf;
 		t->buf[1] = new_buf;
 		t->lines[0] = td_line_count(old_buf, old_len);
 		t->lines[1] = td_line_count(new_buf, new_len);
+	}
+	if (t->buf[0] && t->lines[0] + t->lines[1] <= TOKEN_MAX_LINES) {
+		size_t len[2] = { old_len, new_len };
 		if (tokenize(t, len))
 			return td_error_set(err, TD_ENOMEM, "out of memory");
 		old_buf = t->tok[0];
@@ -256,13 +261,13 @@ int td_linediff(td_linediff_t *out, const void *old_buf, size_t old_len, const v
 
 	memset(out, 0, sizeof(*out));
 	rc = diff_buffers(&t, old_buf, old_len, new_buf, new_len, on_file, on_binary, NULL, on_line, out, NULL, err);
+	out->old_lines = t.buf[0] ? t.lines[0] : td_line_count(old_buf, old_len);
+	out->new_lines = t.buf[0] ? t.lines[1] : td_line_count(new_buf, new_len);
 	tokens_release(&t);
 	if (rc) {
 		memset(out, 0, sizeof(*out));
 		return rc;
 	}
-	out->old_lines = t.tok[0] ? t.lines[0] : td_line_count(old_buf, old_len);
-	out->new_lines = t.tok[0] ? t.lines[1] : td_line_count(new_buf, new_len);
 	if (out->binary)
 		out->added = out->removed = 0;
 	else
@@ -322,7 +327,8 @@ static int walk_line(const git_diff_delta *delta, const git_diff_hunk *hunk, con
 	default: return 0; /* "no newline at end of file" markers */
 	}
 	if (w->t->tok[0])
-		content = origin == '+' ? token_line(w->t, 1, new_line - 1, &len) : token_line(w->t, 0, old_line - 1, &len);
+		content = origin == '+' ? token_line(w->t, 1, new_line - 1, &len)
+					: token_line(w->t, 0, old_line - 1, &len);
 	w->stopped = w->fn(w->ctx, origin, content, len, old_line, new_line, w->hunk ? w->hunk - 1 : 0);
 	return w->stopped ? 1 : 0;
 }

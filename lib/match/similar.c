@@ -238,7 +238,8 @@ static const char *find_name(const char *p, size_t len, const char *name, size_t
 	first = (unsigned char)name[0];
 	last = (unsigned char)name[n - 1];
 	while (i + n - 1 + 8 <= len) {
-		uint64_t m = td_bytes_equal(td_load_bytes(p + i, 8), first) & td_bytes_equal(td_load_bytes(p + i + n - 1, 8), last);
+		uint64_t m = td_bytes_equal(td_load_bytes(p + i, 8), first) &
+			     td_bytes_equal(td_load_bytes(p + i + n - 1, 8), last);
 		if (!m) {
 			i += 8;
 			continue;
