@@ -54,7 +54,8 @@ uint64_t td_line_count(const void *buf, size_t len)
 #define TOKEN_PREFETCH 8
 /* libgit2 takes a side for binary when its first 8000 bytes hold a NUL
  * (GIT_FILTER_BYTES_TO_CHECK_NUL) or it is over 512 MiB
- * (DIFF_MAX_FILESIZE); such pairs go to libgit2 as they are. */
+ * (DIFF_MAX_FILESIZE); such pairs go to libgit2 as they are. An empty
+ * side is text (libgit2 is given none). */
 #define GIT_BINARY_PROBE 8000
 #define GIT_MAX_TEXT 0x20000000u
 /* Lines of a pair numbered at most (the numbers and places are 32-bit);
@@ -63,7 +64,7 @@ uint64_t td_line_count(const void *buf, size_t len)
 
 static int git_takes_for_text(const void *buf, size_t len)
 {
-	return len <= GIT_MAX_TEXT && !memchr(buf, '\0', len < GIT_BINARY_PROBE ? len : GIT_BINARY_PROBE);
+	return !len || (len <= GIT_MAX_TEXT && !memchr(buf, '\0', len < GIT_BINARY_PROBE ? len : GIT_BINARY_PROBE));
 }
 
 /* A distinct line in the table of tokenize: 32 bits of its hash and its
@@ -188,7 +189,7 @@ static int diff_buffers(tokens_t *t, const void *old_buf, size_t old_len, const 
 	int g;
 
 	memset(t, 0, sizeof(*t));
-	if (old_len && new_len && git_takes_for_text(old_buf, old_len) && git_takes_for_text(new_buf, new_len)) {
+	if (git_takes_for_text(old_buf, old_len) && git_takes_for_text(new_buf, new_len)) {
 		t->buf[0] = old_buf;
 		t->buf[1] = new_buf;
 		t->lines[0] = td_line_count(old_buf, old_len);
