@@ -51,9 +51,9 @@ int main(int argc, char **argv)
 	td_error_t err = { 0 };
 
 	tune_allocator();
-	/* Git objects are read as git reads them: libgit2's second hash of
-	 * every packed object read takes a third of a compare of revisions
-	 * with --history (bench/README.md); loose ones are still checked. */
+	/* Git objects are read as git reads them: libgit2's hash of every
+	 * object it reads takes a third of a compare of revisions with
+	 * --history (bench/README.md); loose ones are still checked. */
 	if (td_git_strict_hash(0, &err)) {
 		cli_error("%s", err.msg);
 		return CLI_EXIT_ERROR;

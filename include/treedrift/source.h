@@ -116,15 +116,15 @@ TD_EXTERN const char *td_source_incomplete_reason(const td_source_t *src);
  * read. */
 TD_EXTERN uint64_t td_source_blobs_read(const td_source_t *src);
 
-/* Whether libgit2 hashes each object it reads from a pack file again, to
- * check it against its id (on by default: libgit2's
- * GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION). git itself does that only in
- * fsck; the SHA-1 with collision detection takes a third of the time of a
- * compare of git revisions with --history. The setting is libgit2's, for
- * the whole process and any other user of libgit2 in it, so the library
- * leaves it alone; the treedrift command turns it off. Loose objects are
- * checked against their ids by treedrift's own reader either way
- * (doc/hostile-input.md). 0, or TD_EGIT with err set. */
+/* Whether libgit2 hashes each object it reads, to check it against its id
+ * (on by default: libgit2's GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION). git
+ * itself does that only in fsck; the SHA-1 with collision detection takes
+ * a third of the time of a compare of git revisions with --history. The
+ * setting is libgit2's, for the whole process and any other user of
+ * libgit2 in it, so the library leaves it alone; the treedrift command
+ * turns it off. Loose objects are checked against their ids by
+ * treedrift's own reader either way (doc/hostile-input.md). 0, or TD_EGIT
+ * with err set. */
 TD_EXTERN int td_git_strict_hash(int on, td_error_t *err);
 
 /* Length of the archive suffix name[0..len) ends with (".tar.gz", ".zip",

@@ -1,5 +1,5 @@
-/* Line counts through libgit2's git_diff_buffers: only the callbacks that
- * count run, no patch text is built. */
+/* Line counts through libgit2's git_diff_buffers, of the lines as tokens:
+ * only the callbacks that count run, no patch text is built. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,9 +103,8 @@ static const char *token_line(const tokens_t *t, int side, uint64_t i, size_t *l
 
 /* Number the distinct lines of t->buf (t->lines[i] lines in buf[i], of
  * len[i] bytes, at most GIT_MAX_TEXT; TOKEN_MAX_LINES in all) and write
- * each line as its number,
- * in the fewest base-64 digits that number them all, then '\n'. 0 or
- * TD_ENOMEM. */
+ * each line as its number, in the fewest base-64 digits that number them
+ * all, then '\n'. 0 or TD_ENOMEM. */
 static int tokenize(tokens_t *t, const size_t len[2])
 {
 	size_t total = (size_t)(t->lines[0] + t->lines[1]), slots = 16, mask, width = 1, k;
