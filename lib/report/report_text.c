@@ -606,14 +606,15 @@ static void put_missing_fixes(FILE *f, const td_analysis_t *a)
 			   "declared origins checked %zu: %zu hold, %zu do not\n",
 			u->cherry_picks, u->backports, u->npatches - u->cherry_picks - u->backports, u->claims,
 			u->claims_hold, u->claims - u->claims_hold);
-	fprintf(f, "\nMissing upstream fixes: %zu missing, %zu partial (of %zu upstream commits touching the "
-		   "target's files: %zu applied, %zu not applicable)\n",
-		u->status_count[TD_FIX_MISSING], u->status_count[TD_FIX_PARTIAL], u->nfixes,
-		u->status_count[TD_FIX_APPLIED], u->status_count[TD_FIX_NOT_APPLICABLE]);
-	fprintf(f, "  fixes (Fixes:, Cc: stable or a CVE id): %zu missing, %zu partial; naming a CVE: %zu missing, "
-		   "%zu partial\n",
+	/* The headline counts the fixes: most commits a fork lacks are features. */
+	fprintf(f, "\nMissing upstream fixes (Fixes:, Cc: stable or a CVE id): %zu missing, %zu partial; naming a CVE: "
+		   "%zu missing, %zu partial\n",
 		u->fix_count[TD_FIX_MISSING], u->fix_count[TD_FIX_PARTIAL], u->cve_count[TD_FIX_MISSING],
 		u->cve_count[TD_FIX_PARTIAL]);
+	fprintf(f, "  of all %zu upstream commits touching the target's files: %zu missing, %zu partial, %zu applied, "
+		   "%zu not applicable\n",
+		u->nfixes, u->status_count[TD_FIX_MISSING], u->status_count[TD_FIX_PARTIAL],
+		u->status_count[TD_FIX_APPLIED], u->status_count[TD_FIX_NOT_APPLICABLE]);
 	for (size_t i = 0; i < u->nfixes && shown < TD_REPORT_FIXES_TOP; i++) {
 		const td_upstream_fix_t *x = &u->fixes[i];
 		if (x->status != TD_FIX_MISSING && x->status != TD_FIX_PARTIAL)
