@@ -302,7 +302,7 @@ static void write_policy_rollup(FILE *f, const td_rollup_t *ru)
  * status. */
 static void write_missing_fixes(FILE *f, const td_upstream_t *u)
 {
-	size_t want = u->status_count[TD_FIX_MISSING] + u->status_count[TD_FIX_PARTIAL];
+	size_t want = td_fix_lacking(u->status_count);
 
 	fprintf(f, "<h2 id=\"missing-fixes\">Missing upstream fixes</h2>\n<p class=\"note\">%zu missing, %zu partial "
 		   "of %zu upstream commits that touch the target's files (%zu applied, %zu not applicable)",

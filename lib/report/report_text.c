@@ -633,9 +633,8 @@ static void put_missing_fixes(FILE *f, const td_analysis_t *a)
 		fputs(")\n", f);
 		shown++;
 	}
-	if (shown < u->status_count[TD_FIX_MISSING] + u->status_count[TD_FIX_PARTIAL])
-		fprintf(f, "  ... and %zu more (--format json lists them all)\n",
-			u->status_count[TD_FIX_MISSING] + u->status_count[TD_FIX_PARTIAL] - shown);
+	if (shown < td_fix_lacking(u->status_count))
+		fprintf(f, "  ... and %zu more (--format json lists them all)\n", td_fix_lacking(u->status_count) - shown);
 }
 
 /* Per-patch drift, riskiest first. */
