@@ -153,16 +153,7 @@ int cmd_trend(int argc, char **argv)
 				 r->upstream->meta.label ? r->upstream->meta.label : p.argv[0]);
 			title = deftitle;
 		}
-		e = td_trend_point_init(&pts[n], target_name(r->target, p.argv[i], buf, sizeof(buf)), r);
-		if (!e && a->provenance) {
-			pts[n].has_local = 1;
-			pts[n].local_distance = a->provenance->distance_local;
-		}
-		if (!e && a->upstream) {
-			const td_upstream_t *u = a->upstream;
-			pts[n].fixes_lacking = td_fix_lacking(u->fix_count);
-			pts[n].cves_lacking = td_fix_lacking(u->cve_count);
-		}
+		e = td_trend_point_of_analysis(&pts[n], target_name(r->target, p.argv[i], buf, sizeof(buf)), a);
 		td_analysis_free(a);
 		if (e) {
 			cli_error("out of memory");

@@ -29,6 +29,10 @@ typedef struct td_trend_point {
 
 /* Fill p from a finished comparison; label is copied. 0 or TD_ENOMEM. */
 TD_EXTERN int td_trend_point_init(td_trend_point_t *p, const char *label, const td_result_t *r);
+struct td_analysis;
+/* The same from a finished analysis (treedrift/analysis.h): its result,
+ * and with a history its local distance and the fixes the release lacks. */
+TD_EXTERN int td_trend_point_of_analysis(td_trend_point_t *p, const char *label, const struct td_analysis *a);
 TD_EXTERN void td_trend_point_release(td_trend_point_t *p);
 
 #ifdef __cplusplus
