@@ -173,108 +173,6 @@ out:
 	return rc;
 }
 
-/* git_diff_buffers of old and new with git's default options, on their
- * tokens when git takes both for text (t->buf[0] and the line counts are
- * then set, and t->tok[0] unless the pair has too many lines; t must be
- * released), with the file, binary, hunk and line callbacks given. 0, 1
- * when a callback stopped the diff (it sets *stopped), or TD_EGIT /
- * TD_ENOMEM with err set. */
-static int diff_buffers(tokens_t *t, const void *old_buf, size_t old_len, const void *new_buf, size_t new_len,
-			git_diff_file_cb file_cb, git_diff_binary_cb binary_cb, git_diff_hunk_cb hunk_cb,
-			git_diff_line_cb line_cb, void *payload, const int *stopped, td_error_t *err)
-{
-	git_diff_options opts;
-	const git_error *e;
-	int g;
-
-	memset(t, 0, sizeof(*t));
-	if (git_takes_for_text(old_buf, old_len) && git_takes_for_text(new_buf, new_len)) {
-		t->buf[0] = old_buf;
-		t->buf[1] = new_buf;
-		t->lines[0] = td_line_count(old_buf, old_len);
-		t->lines[1] = td_line_count(new_buf, new_len);
-	}
-	if (t->buf[0] && t->lines[0] + t->lines[1] <= TOKEN_MAX_LINES) {
-		size_t len[2] = { old_len, new_len };
-		if (tokenize(t, len))
-			return td_error_set(err, TD_ENOMEM, "out of memory");
-		old_buf = t->tok[0];
-		old_len = t->tok_len[0];
-		new_buf = t->tok[1];
-		new_len = t->tok_len[1];
-	}
-	if (git_libgit2_init() < 0)
-		return td_error_set(err, TD_EGIT, "unable to initialize libgit2");
-	if ((g = git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION)) == 0)
-		g = git_diff_buffers(old_len ? old_buf : NULL, old_len, NULL, new_len ? new_buf : NULL, new_len, NULL,
-				     &opts, file_cb, binary_cb, hunk_cb, line_cb, payload);
-	if (g && stopped && *stopped) {
-		g = 1;
-	} else if (g) {
-		e = git_error_last();
-		g = td_error_set(err, e && e->klass == GIT_ERROR_NOMEMORY ? TD_ENOMEM : TD_EGIT,
-				 "unable to diff: %s", e && e->message ? e->message : "unknown libgit2 error");
-	}
-	git_libgit2_shutdown();
-	return g;
-}
-
-static int on_file(const git_diff_delta *delta, float progress, void *payload)
-{
-	td_linediff_t *out = payload;
-
-	(void)progress;
-	if (delta->flags & GIT_DIFF_FLAG_BINARY)
-		out->binary = 1;
-	return 0;
-}
-
-static int on_binary(const git_diff_delta *delta, const git_diff_binary *binary, void *payload)
-{
-	td_linediff_t *out = payload;
-
-	(void)delta;
-	(void)binary;
-	out->binary = 1;
-	return 0;
-}
-
-static int on_line(const git_diff_delta *delta, const git_diff_hunk *hunk, const git_diff_line *line,
-		   void *payload)
-{
-	td_linediff_t *out = payload;
-
-	(void)delta;
-	(void)hunk;
-	if (line->origin == GIT_DIFF_LINE_ADDITION)
-		out->added++;
-	else if (line->origin == GIT_DIFF_LINE_DELETION)
-		out->removed++;
-	return 0;
-}
-
-int td_linediff(td_linediff_t *out, const void *old_buf, size_t old_len, const void *new_buf,
-		size_t new_len, td_error_t *err)
-{
-	tokens_t t;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	rc = diff_buffers(&t, old_buf, old_len, new_buf, new_len, on_file, on_binary, NULL, on_line, out, NULL, err);
-	out->old_lines = t.buf[0] ? t.lines[0] : td_line_count(old_buf, old_len);
-	out->new_lines = t.buf[0] ? t.lines[1] : td_line_count(new_buf, new_len);
-	tokens_release(&t);
-	if (rc) {
-		memset(out, 0, sizeof(*out));
-		return rc;
-	}
-	if (out->binary)
-		out->added = out->removed = 0;
-	else
-		out->unchanged = out->old_lines - out->removed;
-	return TD_OK;
-}
-
 typedef struct walk_ctx {
 	td_linediff_line_fn fn;
 	void *ctx;
@@ -333,19 +231,94 @@ static int walk_line(const git_diff_delta *delta, const git_diff_hunk *hunk, con
 	return w->stopped ? 1 : 0;
 }
 
+/* td_linediff_walk, on the tokens when git takes both sides for text
+ * (t->buf[0] and the line counts are then set, and t->tok[0] unless the
+ * pair has too many lines); t must be released. */
+static int walk(tokens_t *t, int *binary, const void *old_buf, size_t old_len, const void *new_buf,
+		size_t new_len, td_linediff_line_fn fn, void *ctx, td_error_t *err)
+{
+	walk_ctx_t w = { fn, ctx, t, 0, 0, 0 };
+	git_diff_options opts;
+	const git_error *e;
+	int g;
+
+	*binary = 0;
+	memset(t, 0, sizeof(*t));
+	if (git_takes_for_text(old_buf, old_len) && git_takes_for_text(new_buf, new_len)) {
+		t->buf[0] = old_buf;
+		t->buf[1] = new_buf;
+		t->lines[0] = td_line_count(old_buf, old_len);
+		t->lines[1] = td_line_count(new_buf, new_len);
+	}
+	if (t->buf[0] && t->lines[0] + t->lines[1] <= TOKEN_MAX_LINES) {
+		size_t len[2] = { old_len, new_len };
+		if (tokenize(t, len))
+			return td_error_set(err, TD_ENOMEM, "out of memory");
+		old_buf = t->tok[0];
+		old_len = t->tok_len[0];
+		new_buf = t->tok[1];
+		new_len = t->tok_len[1];
+	}
+	if (git_libgit2_init() < 0)
+		return td_error_set(err, TD_EGIT, "unable to initialize libgit2");
+	if ((g = git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION)) == 0)
+		g = git_diff_buffers(old_len ? old_buf : NULL, old_len, NULL, new_len ? new_buf : NULL, new_len, NULL,
+				     &opts, walk_file, walk_binary, walk_hunk, walk_line, &w);
+	if (w.stopped) {
+		g = w.stopped;
+	} else if (g) {
+		e = git_error_last();
+		g = td_error_set(err, e && e->klass == GIT_ERROR_NOMEMORY ? TD_ENOMEM : TD_EGIT,
+				 "unable to diff: %s", e && e->message ? e->message : "unknown libgit2 error");
+	}
+	git_libgit2_shutdown();
+	*binary = w.binary;
+	return g;
+}
+
 int td_linediff_walk(int *binary, const void *old_buf, size_t old_len, const void *new_buf, size_t new_len,
 		     td_linediff_line_fn fn, void *ctx, td_error_t *err)
 {
 	tokens_t t;
-	walk_ctx_t w = { fn, ctx, &t, 0, 0, 0 };
+	int rc = walk(&t, binary, old_buf, old_len, new_buf, new_len, fn, ctx, err);
+
+	tokens_release(&t);
+	return rc;
+}
+
+static int count_line(void *ctx, char origin, const char *content, size_t len, uint64_t old_line,
+		      uint64_t new_line, size_t hunk)
+{
+	td_linediff_t *out = ctx;
+
+	(void)content;
+	(void)len;
+	(void)old_line;
+	(void)new_line;
+	(void)hunk;
+	out->added += origin == '+';
+	out->removed += origin == '-';
+	return 0;
+}
+
+int td_linediff(td_linediff_t *out, const void *old_buf, size_t old_len, const void *new_buf,
+		size_t new_len, td_error_t *err)
+{
+	tokens_t t;
 	int rc;
 
-	*binary = 0;
-	rc = diff_buffers(&t, old_buf, old_len, new_buf, new_len, walk_file, walk_binary, walk_hunk, walk_line, &w,
-			  &w.stopped, err);
+	memset(out, 0, sizeof(*out));
+	rc = walk(&t, &out->binary, old_buf, old_len, new_buf, new_len, count_line, out, err);
+	out->old_lines = t.buf[0] ? t.lines[0] : td_line_count(old_buf, old_len);
+	out->new_lines = t.buf[0] ? t.lines[1] : td_line_count(new_buf, new_len);
 	tokens_release(&t);
-	if (w.stopped)
-		return w.stopped;
-	*binary = w.binary;
-	return rc;
+	if (rc) {
+		memset(out, 0, sizeof(*out));
+		return rc;
+	}
+	if (out->binary)
+		out->added = out->removed = 0;
+	else
+		out->unchanged = out->old_lines - out->removed;
+	return TD_OK;
 }
