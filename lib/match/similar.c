@@ -11,6 +11,10 @@
 #include <string.h>
 #include <strings.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "internal.h"
 #include "linediff.h"
 #include "linehash.h"
@@ -107,8 +111,55 @@ static int seg_grow(td_segments_t *t)
 	return TD_OK;
 }
 
+#if defined(__SSE2__)
+/* A bit for each word byte of p[0..16). */
+static inline unsigned word_mask16(const char *p)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	const __m128i l = _mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+	const __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+	__m128i w = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(25)), l);
+
+	w = _mm_or_si128(w, _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
+	w = _mm_or_si128(w, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+	return (unsigned)_mm_movemask_epi8(w);
+}
+#endif
+
+/* The start of the word bytes that end at buf[j], not before lo. */
+static size_t word_start(const char *buf, size_t lo, size_t j)
+{
+#if defined(__SSE2__)
+	for (; j - lo >= 16; j -= 16) {
+		unsigned other = ~word_mask16(buf + j - 16) & 0xffffu;
+		if (other)
+			return j - 16 + (size_t)(31 - __builtin_clz(other)) + 1;
+	}
+#endif
+	while (j > lo && is_word((unsigned char)buf[j - 1]))
+		j--;
+	return j;
+}
+
+/* The end of the word bytes from buf[j] on, not after len. */
+static size_t word_end(const char *buf, size_t j, size_t len)
+{
+#if defined(__SSE2__)
+	for (; len - j >= 16; j += 16) {
+		unsigned other = ~word_mask16(buf + j) & 0xffffu;
+		if (other)
+			return j + (size_t)__builtin_ctz(other);
+	}
+#endif
+	while (j < len && is_word((unsigned char)buf[j]))
+		j++;
+	return j;
+}
+
 int td_segments_init(td_segments_t *t, const char *buf, size_t len)
 {
+	seg_t *last = NULL;
+
 	memset(t, 0, sizeof(*t));
 	if (seg_grow(t))
 		return TD_ENOMEM;
@@ -116,33 +167,42 @@ int td_segments_init(td_segments_t *t, const char *buf, size_t len)
 	 * seen yet, back to its word's start and on to its end */
 	for (size_t i = 0; i < len;) {
 		const char *u = memchr(buf + i, '_', len - i);
-		size_t j, at = 0, n;
+		size_t at = 0, n, us, end;
 		seg_t *s;
 		if (!u)
 			break;
-		for (j = (size_t)(u - buf); j > i && is_word((unsigned char)buf[j - 1]); j--)
-			;
-		i = j;
-		for (j = (size_t)(u - buf) + 1; j < len && is_word((unsigned char)buf[j]); j++)
-			;
-		n = leading_segment(&at, buf + i, j - i);
+		us = (size_t)(u - buf);
+		i = word_start(buf, i, us);
+		end = word_end(buf, us + 1, len);
+		/* the word's first '_' is us: a word that starts before it has
+		 * its leading segment there */
+		if (i < us)
+			n = is_letter((unsigned char)buf[i]) && us - i >= 2 && us - i <= TD_RENAME_PREFIX_MAX ? us - i : 0;
+		else
+			n = leading_segment(&at, buf + i, end - i);
 		if (n) {
-			s = seg_slot(t, buf + i + at, n);
+			const char *key = buf + i + at;
+			/* identifiers of one prefix tend to come together */
+			if (last && last->len == n && !memcmp(last->key, key, n))
+				s = last;
+			else
+				s = seg_slot(t, key, n);
 			if (!s->key) {
 				if (2 * (t->n + 1) > t->mask + 1) {
 					if (seg_grow(t)) {
 						td_segments_release(t);
 						return TD_ENOMEM;
 					}
-					s = seg_slot(t, buf + i + at, n);
+					s = seg_slot(t, key, n);
 				}
-				s->key = buf + i + at;
+				s->key = key;
 				s->len = (uint32_t)n;
 				t->n++;
 			}
 			t->frequent += ++s->uses == TD_RENAME_MIN_USES;
+			last = s;
 		}
-		i = j;
+		i = end;
 	}
 	return TD_OK;
 }

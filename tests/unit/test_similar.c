@@ -268,6 +268,45 @@ static void test_rename_detect_random(void)
 	CHECK(two > 80);
 }
 
+/* The segments counted against the oracle over random bytes: words long
+ * and short (past the 16 bytes that the word scan takes at a time, and past
+ * TD_RENAME_PREFIX_MAX), words of digits and of bytes over 0x7f, split
+ * anywhere in the buffer. The count of distinct segments and of those used
+ * TD_RENAME_MIN_USES times must agree. */
+static void test_segments_random(void)
+{
+	static const char *const words[] = { "ab_", "Ab_", "x", "_", "__", "9", "\xc3\xa9", "\xff", "\x7f",
+					     "abcdefghijklmnopqr_", "abcdefghijklmnopqrstuvwxyzabcdef_",
+					     "abcdefghijklmnopqrstuvwxyzabcdefg_",
+					     "a1b2c3d4e5f6g7h8i9j0_", "zz", "q_", " ", "\n", "{", "@", "`", "[" };
+	uint64_t x = 11;
+	size_t frequent_seen = 0;
+
+	for (int round = 0; round < 3000; round++) {
+		char buf[2048], key[200][TD_RENAME_PREFIX_MAX + 1];
+		size_t len = 0, uses[200], nk, frequent = 0;
+		td_segments_t t;
+
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		for (size_t w = (size_t)(x >> 57); w > 0; w--) {
+			const char *word;
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			word = words[(x >> 40) % (sizeof(words) / sizeof(words[0]))];
+			memcpy(buf + len, word, strlen(word));
+			len += strlen(word);
+		}
+		nk = segments_slowly(key, uses, buf, len);
+		for (size_t k = 0; k < nk; k++)
+			frequent += uses[k] >= TD_RENAME_MIN_USES;
+		CHECK_INT(td_segments_init(&t, buf, len), 0);
+		CHECK_INT((int)t.n, (int)nk);
+		CHECK_INT((int)t.frequent, (int)frequent);
+		td_segments_release(&t);
+		frequent_seen += frequent;
+	}
+	CHECK(frequent_seen > 1000);
+}
+
 /* td_rename_apply as sed would do it, a byte at a time: the oracle. */
 static size_t apply_slowly(char *out, const td_similarity_t *s, const char *in, size_t n)
 {
@@ -799,6 +838,7 @@ int main(void)
 	test_edge_cases();
 	test_rename_ties();
 	test_rename_detect_random();
+	test_segments_random();
 	test_rename_apply();
 	test_linebag_bounds();
 	test_linebag_random();
