@@ -63,6 +63,8 @@ typedef struct td_commit_tags {
 	char **cves;       /* the CVE ids it names (CVE-YYYY-NNNN...), upper case, distinct,
 			    * in order */
 	size_t ncves;
+	char *reverts;     /* the id of its first "This reverts commit ID" line (git revert's),
+			    * lower case; NULL for none */
 } td_commit_tags_t;
 
 /* Read the tags of a commit message text[0..len) (subject and body; need

@@ -16,7 +16,9 @@
  * removes less often. All of them: `applied`; some: `partial`; none:
  * `missing`; no such file in the target (removed) or not built by the
  * configuration: `not applicable`. A commit a patch took (cherry-pick or
- * backport) is `applied`, whatever the content says. */
+ * backport) is `applied`, whatever the content says. A commit that a later
+ * one reverts ("This reverts commit ID"), where the target has neither, is
+ * `not applicable`, and so is that revert: upstream undid it. */
 #ifndef TREEDRIFT_UPSTREAM_H
 #define TREEDRIFT_UPSTREAM_H
 
@@ -93,8 +95,10 @@ typedef struct td_upstream_fix {
 	size_t nfiles;
 	td_fix_status_t status;
 	const char *why;         /* static: "cherry-pick", "backport", "content", "file removed",
-				  * "not built" */
+				  * "not built", "reverted", "revert" */
 	char *patch;             /* the patch that took it (cherry-pick, backport); else NULL */
+	char reverted_by[TD_HISTORY_ID_HEX]; /* "reverted": the later commit of the history that
+				  * reverts it; else "" */
 	int built;               /* 1: touches a file the configuration compiles; 0: none;
 				  * -1: no configuration */
 	int fix;                 /* carries Fixes:, Cc: stable or a CVE id */

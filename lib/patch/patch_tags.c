@@ -1,5 +1,5 @@
 /* What a commit message says it fixes: Fixes: lines, a Cc: to the stable
- * list, CVE ids. Pure: no I/O. */
+ * list, CVE ids, and the commit it reverts. Pure: no I/O. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +23,7 @@ void td_commit_tags_release(td_commit_tags_t *t)
 	for (size_t i = 0; i < t->ncves; i++)
 		free(t->cves[i]);
 	free(t->cves);
+	free(t->reverts);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -75,24 +76,38 @@ static int list_add(char ***list, size_t *count, const char *s, size_t n, int up
 	return TD_OK;
 }
 
+/* The length of the hex id at l[k..n) after the blanks from k (*at its
+ * start), or 0 when there is none that ends there ("1234abcd (...)",
+ * "1234abcd."). */
+static size_t hex_id(const char *l, size_t n, size_t k, size_t *at)
+{
+	size_t h;
+
+	while (k < n && (l[k] == ' ' || l[k] == '\t'))
+		k++;
+	for (h = 0; k + h < n && isxdigit((unsigned char)l[k + h]); h++)
+		;
+	*at = k;
+	return h >= HEX_MIN && h <= HEX_MAX && (k + h == n || !isalnum((unsigned char)l[k + h])) ? h : 0;
+}
+
 /* One line l[0..n), its leading blanks skipped. */
 static int read_line(td_commit_tags_t *t, const char *l, size_t n)
 {
-	size_t i = 0;
+	static const char reverts[] = "This reverts commit ";
+	size_t i = 0, at, h;
 
 	while (i < n && (l[i] == ' ' || l[i] == '\t'))
 		i++;
 	l += i;
 	n -= i;
-	if (starts_ci(l, n, "Fixes:")) {
-		size_t k = 6, h;
-		while (k < n && (l[k] == ' ' || l[k] == '\t'))
-			k++;
-		for (h = 0; k + h < n && isxdigit((unsigned char)l[k + h]); h++)
-			;
-		/* a hex id that ends there: "Fixes: 1234abcd (\"subject\")" */
-		if (h >= HEX_MIN && h <= HEX_MAX && (k + h == n || !isalnum((unsigned char)l[k + h])))
-			return list_add(&t->fixes, &t->nfixes, l + k, h, 0);
+	if (starts_ci(l, n, "Fixes:"))
+		return (h = hex_id(l, n, 6, &at)) ? list_add(&t->fixes, &t->nfixes, l + at, h, 0) : TD_OK;
+	if (!t->reverts && starts_ci(l, n, reverts) && (h = hex_id(l, n, sizeof(reverts) - 1, &at))) {
+		if (!(t->reverts = td_strndup(l + at, h)))
+			return TD_ENOMEM;
+		for (size_t k = 0; k < h; k++)
+			t->reverts[k] = (char)tolower((unsigned char)t->reverts[k]);
 		return TD_OK;
 	}
 	if (starts_ci(l, n, "Cc:") &&

@@ -841,6 +841,38 @@ static int fix_ix_cmp(const void *pa, const void *pb)
 	return c ? c : a->i < b->i ? -1 : a->i > b->i;
 }
 
+/* A commit and a later one that reverts it, where the target has neither:
+ * upstream undid it, so the target lacks nothing, and both are not
+ * applicable ("reverted", "revert"). v[0..n) are the listed commits in
+ * history order. From the newest, so that a revert reverted in turn
+ * cancels with its own revert and leaves the commit it reverted as it is. */
+static void cancel_reverts(const engine_t *e, fix_ix_t *v, size_t n)
+{
+	for (size_t k = n; k-- > 0;) {
+		td_upstream_fix_t *r = &v[k].f, *t = NULL;
+		long j;
+		size_t lo = 0, hi = k;
+		if (!r->tags.reverts || r->status != TD_FIX_MISSING ||
+		    (j = find_commit(e->h, r->tags.reverts)) < 0 || (size_t)j >= v[k].i)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (v[mid].i < (size_t)j)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < k && v[lo].i == (size_t)j)
+			t = &v[lo].f;
+		if (!t || t->status != TD_FIX_MISSING)
+			continue;
+		t->status = r->status = TD_FIX_NOT_APPLICABLE;
+		t->why = "reverted";
+		r->why = "revert";
+		memcpy(t->reverted_by, r->id, TD_HISTORY_ID_HEX);
+	}
+}
+
 static int judge_fixes(engine_t *e)
 {
 	td_upstream_t *u = e->u;
@@ -873,6 +905,10 @@ static int judge_fixes(engine_t *e)
 			goto out;
 		}
 		fx->fix = fx->tags.nfixes || fx->tags.cc_stable || fx->tags.ncves;
+	}
+	cancel_reverts(e, v, n);
+	for (size_t k = 0; k < n; k++) {
+		const td_upstream_fix_t *fx = &v[k].f;
 		u->status_count[fx->status]++;
 		u->fix_count[fx->status] += (size_t)fx->fix;
 		u->cve_count[fx->status] += fx->tags.ncves > 0;

@@ -347,6 +347,8 @@ static void json_tags(FILE *f, const td_commit_tags_t *t)
 	json_bool(f, t->cc_stable);
 	fputs(", \"cves\": ", f);
 	json_strings(f, t->cves, t->ncves);
+	fputs(", \"reverts\": ", f);
+	json_cstr(f, t->reverts);
 	fputc('}', f);
 }
 
@@ -414,6 +416,8 @@ static void json_missing_fixes(FILE *f, const td_upstream_t *u)
 		json_cstr(f, x->why);
 		fputs(", \"patch\": ", f);
 		json_cstr(f, x->patch);
+		fputs(", \"reverted_by\": ", f);
+		json_cstr(f, x->reverted_by[0] ? x->reverted_by : NULL);
 		fputs(", \"built\": ", f);
 		if (x->built < 0)
 			fputs("null", f);

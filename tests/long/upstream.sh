@@ -6,7 +6,8 @@
 #   patch-id --stable, with the diff git cherry makes: no indent
 #   heuristic), and no other patch is;
 # - every declared cherry-pick (a "cherry picked from" line) is checked;
-# - none of the upstream commits taken is listed as missing or partial.
+# - none of the upstream commits taken is listed as missing or partial;
+# - no upstream commit and its revert are both listed as missing.
 # Usage: upstream.sh UPSTREAM_DUMP. Skips (77) when the data is not there.
 set -eu
 DUMP=$1
@@ -53,6 +54,22 @@ awk '$1 == "P" && $3 == "cherry-pick" {print $4}' "$tmp/dump" | sort -u >"$tmp/t
 awk '$1 == "X" && ($3 == "missing" || $3 == "partial") {print $2}' "$tmp/dump" | sort >"$tmp/missing"
 bad=$(comm -12 "$tmp/taken" "$tmp/missing" | wc -l)
 [ "$bad" -eq 0 ] || fail "$bad upstream commits taken by cherry-pick are listed as missing fixes"
+# a revert and the commit it reverts, both upstream: never both missing
+pairs=0
+for r in $(git -C "$U" log --no-merges --format=%H --grep='^This reverts commit [0-9a-f]' v2023.10..v2024.10); do
+	t=$(git -C "$U" show -s --format=%B "$r" | sed -n 's/^This reverts commit \([0-9a-f]\{7,\}\).*/\1/p' | head -n 1)
+	t=$(git -C "$U" rev-parse --verify -q "$t^{commit}") || continue
+	sr=$(awk -v id="$r" '$1 == "X" && $2 == id {print $3}' "$tmp/dump")
+	st=$(awk -v id="$t" '$1 == "X" && $2 == id {print $3}' "$tmp/dump")
+	if [ "$sr" = missing ] && [ "$st" = missing ]; then
+		fail "$r reverts $t, and both are listed as missing"
+	fi
+	if [ "$(awk -v id="$r" '$1 == "X" && $2 == id {print $4}' "$tmp/dump")" = revert ]; then
+		pairs=$((pairs + 1))
+	fi
+done
+[ "$pairs" -gt 0 ] || fail "no revert is taken out with the commit it reverts"
+echo "u-boot: $pairs reverts taken out with the commit they revert"
 echo "u-boot: fixes: $(awk '$1 == "X" {print $3}' "$tmp/dump" | sort | uniq -c | tr '\n' ' ')"
 echo "u-boot: patches: $(awk '$1 == "P" {print $3}' "$tmp/dump" | sort | uniq -c | tr '\n' ' ')"
 

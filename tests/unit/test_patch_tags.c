@@ -1,4 +1,4 @@
-/* The tags of commit messages: Fixes:, Cc: stable, CVE ids. */
+/* The tags of commit messages: Fixes:, Cc: stable, CVE ids, the commit reverted. */
 #include <string.h>
 
 #include "check.h"
@@ -47,6 +47,22 @@ int main(void)
 	CHECK_STR(t.ncves > 0 ? t.cves[0] : NULL, "CVE-2024-1234");
 	CHECK_STR(t.ncves > 1 ? t.cves[1] : NULL, "CVE-2023-123456");
 	CHECK_STR(t.ncves > 2 ? t.cves[2] : NULL, "CVE-2022-0001");
+	td_commit_tags_release(&t);
+
+	/* git revert's line, lower-cased; the first one only; a merge's
+	 * ("reversing changes made to"); not quoted text, a short id, or one
+	 * that runs on into a word */
+	t = tags("Revert \"x: y\"\n\nThis reverts commit 0123456789ABCDEF0123456789abcdef01234567.\n\n"
+		 "This reverts commit fedcba9876543210fedcba9876543210fedcba98.\n");
+	CHECK_STR(t.reverts, "0123456789abcdef0123456789abcdef01234567");
+	CHECK_INT(t.nfixes + t.ncves, 0);
+	td_commit_tags_release(&t);
+	t = tags("Revert \"Merge x\"\n\nThis reverts commit abcdef1234567, reversing\nchanges made to 1234567abcdef.\n");
+	CHECK_STR(t.reverts, "abcdef1234567");
+	td_commit_tags_release(&t);
+	t = tags("x\n\n> This reverts commit 0123456789ab.\nThis reverts commit 12ab.\nThis reverts commit 1234567zz.\n"
+		 "It reverts commit 0123456789ab.\n");
+	CHECK(t.reverts == NULL);
 	td_commit_tags_release(&t);
 
 	/* empty, NULL, no trailing newline, not NUL-terminated */

@@ -4,7 +4,7 @@
  * not applicable), a wrong cherry-pick claim and one naming a commit that
  * is nowhere; then the target as a directory (no history), --config, and
  * (make_half.sh) a fix of two files of which the target left one as in the
- * base. */
+ * base, and (make_revert.sh) commits that upstream reverts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +272,40 @@ int main(void)
 		CHECK_INT(f->lines, 2);
 		CHECK_INT(f->lines_in_target, 2);
 	}
+	free_all(u, s, h, r);
+
+	/* commits that upstream reverts: a commit and its revert cancel where
+	 * the target has neither; a revert reverted in turn cancels with that,
+	 * leaving the commit it reverted missing; a revert of a commit the
+	 * target took is missing */
+	if (sh(fmt("rm -rf '%s/r' && sh '%s/upstream/make_revert.sh' '%s' >/dev/null 2>&1", tmp, TD_TEST_DATA, tmp)))
+		return 1;
+	u = run(fmt("git:%s/r@base", tmp), fmt("git:%s/r@vendor", tmp), fmt("git:%s/r@base..vendor", tmp), NULL,
+		&s, &h, &r);
+	CHECK_INT(u->nfixes, 7);
+	check_fix(u, "g: fix a bound", TD_FIX_NOT_APPLICABLE, "reverted", 1);
+	check_fix(u, "Revert \"g: fix a bound\"", TD_FIX_NOT_APPLICABLE, "revert", 0);
+	check_fix(u, "h: check the size (CVE-2024-0002)", TD_FIX_MISSING, "content", 1);
+	check_fix(u, "Revert \"h: check the size (CVE-2024-0002)\"", TD_FIX_NOT_APPLICABLE, "reverted", 1);
+	check_fix(u, "Revert \"Revert \"h: check the size (CVE-2024-0002)\"\"", TD_FIX_NOT_APPLICABLE, "revert", 1);
+	check_fix(u, "k: fix a race", TD_FIX_APPLIED, "cherry-pick", 1);
+	check_fix(u, "Revert \"k: fix a race\"", TD_FIX_MISSING, "content", 0);
+	if ((f = fix_of(u, "g: fix a bound"))) {
+		const td_upstream_fix_t *g2 = fix_of(u, "Revert \"g: fix a bound\"");
+		CHECK(g2 && !strcmp(f->reverted_by, g2->id));
+		CHECK(g2 && g2->tags.reverts && !strcmp(g2->tags.reverts, f->id));
+		CHECK(g2 && !g2->reverted_by[0]);
+	}
+	if ((f = fix_of(u, "Revert \"k: fix a race\""))) {
+		CHECK(f->tags.reverts && strlen(f->tags.reverts) == 12);
+		CHECK(!f->reverted_by[0]);
+	}
+	CHECK_INT(u->status_count[TD_FIX_MISSING], 2);
+	CHECK_INT(u->status_count[TD_FIX_NOT_APPLICABLE], 4);
+	CHECK_INT(u->status_count[TD_FIX_APPLIED], 1);
+	CHECK_INT(u->cve_count[TD_FIX_MISSING], 1);
+	CHECK_INT(u->cve_count[TD_FIX_NOT_APPLICABLE], 2);
+	CHECK_INT(td_fix_lacking(u->fix_count), 1);
 	free_all(u, s, h, r);
 
 	sh(fmt("rm -rf '%s'", tmp));
