@@ -18,7 +18,9 @@
  * configuration: `not applicable`. A commit a patch took (cherry-pick or
  * backport) is `applied`, whatever the content says. A commit that a later
  * one reverts ("This reverts commit ID"), where the target has neither, is
- * `not applicable`, and so is that revert: upstream undid it. */
+ * `not applicable`, and so is that revert: upstream undid it. A fix whose
+ * Fixes: lines all name commits of the history that the target lacks is
+ * `not applicable` too: the bug came with them. */
 #ifndef TREEDRIFT_UPSTREAM_H
 #define TREEDRIFT_UPSTREAM_H
 
@@ -95,10 +97,13 @@ typedef struct td_upstream_fix {
 	size_t nfiles;
 	td_fix_status_t status;
 	const char *why;         /* static: "cherry-pick", "backport", "content", "file removed",
-				  * "not built", "reverted", "revert" */
+				  * "not built", "reverted", "revert", "fixed commit missing" */
 	char *patch;             /* the patch that took it (cherry-pick, backport); else NULL */
 	char reverted_by[TD_HISTORY_ID_HEX]; /* "reverted": the later commit of the history that
 				  * reverts it; else "" */
+	char **fixed_by;         /* the later commits of the history whose Fixes: lines name it,
+				  * in history order: to take with it */
+	size_t nfixed_by;
 	int built;               /* 1: touches a file the configuration compiles; 0: none;
 				  * -1: no configuration */
 	int fix;                 /* carries Fixes:, Cc: stable or a CVE id */

@@ -55,6 +55,20 @@ void td_upstream_opts_init(td_upstream_opts_t *o)
 	memset(o, 0, sizeof(*o));
 }
 
+static void fix_release(td_upstream_fix_t *f)
+{
+	free(f->subject);
+	for (size_t k = 0; k < f->nfiles; k++)
+		free(f->files[k]);
+	free(f->files);
+	free(f->patch);
+	for (size_t k = 0; k < f->nfixed_by; k++)
+		free(f->fixed_by[k]);
+	free(f->fixed_by);
+	td_commit_tags_release(&f->tags);
+	memset(f, 0, sizeof(*f));
+}
+
 void td_upstream_free(td_upstream_t *u)
 {
 	if (!u)
@@ -64,15 +78,8 @@ void td_upstream_free(td_upstream_t *u)
 		td_commit_tags_release(&u->patches[i].tags);
 	}
 	free(u->patches);
-	for (size_t i = 0; i < u->nfixes; i++) {
-		td_upstream_fix_t *f = &u->fixes[i];
-		free(f->subject);
-		for (size_t k = 0; k < f->nfiles; k++)
-			free(f->files[k]);
-		free(f->files);
-		free(f->patch);
-		td_commit_tags_release(&f->tags);
-	}
+	for (size_t i = 0; i < u->nfixes; i++)
+		fix_release(&u->fixes[i]);
 	free(u->fixes);
 	free(u);
 }
@@ -106,6 +113,7 @@ typedef struct engine {
 	size_t *by_key;          /* commit indices sorted by key */
 	content_t *contents;     /* per change of the result */
 	long *taken_by;          /* per commit: the patch that took it, or -1 */
+	struct id_ix *by_id;     /* the commits sorted by id, for ids as messages abbreviate them */
 	td_upstream_t *u;
 } engine_t;
 
@@ -320,19 +328,52 @@ static int hex_to_bytes(unsigned char out[TD_PATCHID_BYTES], const char *hex)
 	return 0;
 }
 
-/* The commit whose id starts with hex (7 or more digits), or -1. */
-static long find_commit(const td_history_t *h, const char *hex)
-{
-	size_t n = strlen(hex);
+typedef struct id_ix {
+	const char *id;
+	size_t i;
+} id_ix_t;
 
-	if (n == GIT_OID_HEXSZ)
-		return td_history_commit_index(h, hex);
+static int id_ix_cmp(const void *a, const void *b)
+{
+	const id_ix_t *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int index_ids(engine_t *e)
+{
+	const td_history_t *h = e->h;
+
+	if (!(e->by_id = td_malloc_array(h->count ? h->count : 1, sizeof(*e->by_id))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	for (size_t i = 0; i < h->count; i++)
+		e->by_id[i] = (id_ix_t){ h->commits[i].id, i };
+	if (h->count > 1)
+		qsort(e->by_id, h->count, sizeof(*e->by_id), id_ix_cmp);
+	return TD_OK;
+}
+
+/* The commit whose id starts with hex (7 or more digits; the first in
+ * history order when several do), or -1. */
+static long find_commit(const engine_t *e, const char *hex)
+{
+	size_t n = strlen(hex), lo = 0, hi = e->h->count;
+	long first = -1;
+
 	if (n < 7 || n > GIT_OID_HEXSZ)
 		return -1;
-	for (size_t i = 0; i < h->count; i++)
-		if (!strncmp(h->commits[i].id, hex, n))
-			return (long)i;
-	return -1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strncmp(e->by_id[mid].id, hex, n) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < e->h->count && !strncmp(e->by_id[lo].id, hex, n); lo++)
+		if (first < 0 || e->by_id[lo].i < (size_t)first)
+			first = (long)e->by_id[lo].i;
+	return first;
 }
 
 static int set_match(engine_t *e, td_patch_upstream_t *pu, size_t c, td_upstream_kind_t kind, double share)
@@ -458,7 +499,7 @@ static int match_patches(engine_t *e)
 
 		if (p->origin.commit) {
 			u->claims++;
-			claimed = find_commit(e->h, p->origin.commit);
+			claimed = find_commit(e, p->origin.commit);
 			pu->claim = claimed < 0 ? TD_CLAIM_NOT_FOUND : TD_CLAIM_DIFFERS;
 			if (claimed >= 0)
 				memcpy(pu->claim_commit, e->h->commits[claimed].id, TD_HISTORY_ID_HEX);
@@ -726,7 +767,8 @@ static long change_index(const td_result_t *r, const char *path)
 	return -1;
 }
 
-static int add_path(char ***v, size_t *n, const char *s)
+/* Appends a copy of s to v[0..*n). 0 or TD_ENOMEM. */
+static int add_string(char ***v, size_t *n, const char *s)
 {
 	char **g = td_realloc_array(*v, *n + 1, sizeof(**v));
 	if (!g)
@@ -754,7 +796,7 @@ static int judge_commit(engine_t *e, size_t i, td_upstream_fix_t *fx, int *liste
 		if (ci < 0)
 			continue;
 		ch = &e->r->changes[ci];
-		if (add_path(&fx->files, &fx->nfiles, c->paths[k]))
+		if (add_string(&fx->files, &fx->nfiles, c->paths[k]))
 			return td_error_set(e->err, TD_ENOMEM, "out of memory");
 		if (!ch->target) {
 			removed++;
@@ -841,6 +883,34 @@ static int fix_ix_cmp(const void *pa, const void *pb)
 	return c ? c : a->i < b->i ? -1 : a->i > b->i;
 }
 
+/* The listed commit of history index j among v[0..n) (the listed commits,
+ * in history order), or NULL: one that touches no file of the base or the
+ * target. */
+static td_upstream_fix_t *listed(fix_ix_t *v, size_t n, size_t j)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].i < j)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].i == j ? &v[lo].f : NULL;
+}
+
+/* The earlier commit of the history that id names for v[k], or NULL: id is
+ * not in the history (before the base, or elsewhere), or names no earlier
+ * commit. *in_history tells which. */
+static td_upstream_fix_t *earlier(const engine_t *e, fix_ix_t *v, size_t k, const char *id, int *in_history)
+{
+	long j = find_commit(e, id);
+
+	*in_history = j >= 0 && (size_t)j < v[k].i;
+	return *in_history ? listed(v, k, (size_t)j) : NULL;
+}
+
 /* A commit and a later one that reverts it, where the target has neither:
  * upstream undid it, so the target lacks nothing, and both are not
  * applicable ("reverted", "revert"). v[0..n) are the listed commits in
@@ -849,28 +919,60 @@ static int fix_ix_cmp(const void *pa, const void *pb)
 static void cancel_reverts(const engine_t *e, fix_ix_t *v, size_t n)
 {
 	for (size_t k = n; k-- > 0;) {
-		td_upstream_fix_t *r = &v[k].f, *t = NULL;
-		long j;
-		size_t lo = 0, hi = k;
+		td_upstream_fix_t *r = &v[k].f, *t;
+		int in_history;
 		if (!r->tags.reverts || r->status != TD_FIX_MISSING ||
-		    (j = find_commit(e->h, r->tags.reverts)) < 0 || (size_t)j >= v[k].i)
-			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (v[mid].i < (size_t)j)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < k && v[lo].i == (size_t)j)
-			t = &v[lo].f;
-		if (!t || t->status != TD_FIX_MISSING)
+		    !(t = earlier(e, v, k, r->tags.reverts, &in_history)) || t->status != TD_FIX_MISSING)
 			continue;
 		t->status = r->status = TD_FIX_NOT_APPLICABLE;
 		t->why = "reverted";
 		r->why = "revert";
 		memcpy(t->reverted_by, r->id, TD_HISTORY_ID_HEX);
 	}
+}
+
+/* A missing commit whose Fixes: lines all name earlier commits of the
+ * history that the target does not have (missing, not applicable, or
+ * touching none of its files): the bug it fixes came with them, so the
+ * target does not have that either, and it is not applicable ("fixed
+ * commit missing"). A Fixes: line naming a commit outside the history
+ * (before the base: the target has it) keeps it as it is. Oldest first, so
+ * that a fix of such a fix follows it. */
+static void skip_unneeded_fixes(const engine_t *e, fix_ix_t *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		td_upstream_fix_t *x = &v[k].f;
+		size_t lacked = 0;
+		if (x->status != TD_FIX_MISSING || !x->tags.nfixes)
+			continue;
+		for (size_t q = 0; q < x->tags.nfixes; q++, lacked++) {
+			int in_history;
+			const td_upstream_fix_t *t = earlier(e, v, k, x->tags.fixes[q], &in_history);
+			if (!in_history || (t && t->status != TD_FIX_MISSING && t->status != TD_FIX_NOT_APPLICABLE))
+				break;
+		}
+		if (lacked == x->tags.nfixes) {
+			x->status = TD_FIX_NOT_APPLICABLE;
+			x->why = "fixed commit missing";
+		}
+	}
+}
+
+/* Each listed commit's fixed_by: the later listed commits whose Fixes:
+ * lines name it, in history order. 0 or TD_ENOMEM. */
+static int note_fixed_by(const engine_t *e, fix_ix_t *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		const td_upstream_fix_t *x = &v[k].f;
+		for (size_t q = 0; q < x->tags.nfixes; q++) {
+			int in_history;
+			td_upstream_fix_t *t = earlier(e, v, k, x->tags.fixes[q], &in_history);
+			if (t && (t->nfixed_by == 0 || strcmp(t->fixed_by[t->nfixed_by - 1], x->id)) &&
+			    add_string(&t->fixed_by, &t->nfixed_by, x->id))
+				return td_error_set(e->err, TD_ENOMEM, "out of memory");
+		}
+	}
+	return TD_OK;
 }
 
 static int judge_fixes(engine_t *e)
@@ -890,10 +992,7 @@ static int judge_fixes(engine_t *e)
 		if ((rc = judge_commit(e, i, fx, &listed)))
 			goto out;
 		if (!listed) {
-			for (size_t k = 0; k < fx->nfiles; k++)
-				free(fx->files[k]);
-			free(fx->files);
-			memset(fx, 0, sizeof(*fx));
+			fix_release(fx);
 			continue;
 		}
 		memcpy(fx->id, c->id, TD_HISTORY_ID_HEX);
@@ -907,6 +1006,9 @@ static int judge_fixes(engine_t *e)
 		fx->fix = fx->tags.nfixes || fx->tags.cc_stable || fx->tags.ncves;
 	}
 	cancel_reverts(e, v, n);
+	skip_unneeded_fixes(e, v, n);
+	if ((rc = note_fixed_by(e, v, n)))
+		goto out;
 	for (size_t k = 0; k < n; k++) {
 		const td_upstream_fix_t *fx = &v[k].f;
 		u->status_count[fx->status]++;
@@ -924,25 +1026,11 @@ static int judge_fixes(engine_t *e)
 	u->nfixes = n;
 	n = 0;
 out:
-	for (size_t k = 0; k < n; k++) {
-		td_upstream_fix_t *fx = &v[k].f;
-		free(fx->subject);
-		for (size_t j = 0; j < fx->nfiles; j++)
-			free(fx->files[j]);
-		free(fx->files);
-		free(fx->patch);
-		td_commit_tags_release(&fx->tags);
-	}
-	if (rc && n < e->h->count) {
-		/* the entry being filled when it failed */
-		td_upstream_fix_t *fx = &v[n].f;
-		free(fx->subject);
-		for (size_t j = 0; j < fx->nfiles; j++)
-			free(fx->files[j]);
-		free(fx->files);
-		free(fx->patch);
-		td_commit_tags_release(&fx->tags);
-	}
+	for (size_t k = 0; k < n; k++)
+		fix_release(&v[k].f);
+	/* the entry being filled when it failed */
+	if (rc && n < e->h->count)
+		fix_release(&v[n].f);
 	free(v);
 	return rc;
 }
@@ -962,6 +1050,7 @@ static void engine_release(engine_t *e)
 	free(e->pids);
 	free(e->pid_state);
 	free(e->taken_by);
+	free(e->by_id);
 	td_source_free(e->target_src);
 	git_tree_free(e->base_tree);
 	git_repository_free(e->repo);
@@ -1008,7 +1097,7 @@ int td_upstream_analyze(td_upstream_t **out, const td_history_t *h, const td_res
 	}
 	for (size_t i = 0; i < h->count; i++)
 		e.taken_by[i] = -1;
-	if ((rc = index_paths(&e)) || (rc = match_patches(&e)) || (rc = judge_fixes(&e)))
+	if ((rc = index_paths(&e)) || (rc = index_ids(&e)) || (rc = match_patches(&e)) || (rc = judge_fixes(&e)))
 		goto out;
 	*out = e.u;
 	e.u = NULL;

@@ -338,6 +338,13 @@ static void write_missing_fixes(FILE *f, const td_upstream_t *u)
 		html_commit(f, x->id);
 		fputs("</td><td>", f);
 		html_cstr(f, x->subject);
+		/* what to take with it */
+		for (size_t k = 0; k < x->nfixed_by; k++) {
+			fputs(k ? ", " : "<br><span class=\"note\">fixed later by ", f);
+			html_commit(f, x->fixed_by[k]);
+		}
+		if (x->nfixed_by)
+			fputs("</span>", f);
 		fputs("</td><td>", f);
 		td_report_fix_files(f, x, html_cstr);
 		/* the files as in the base have none of its changes, their lines uncounted */

@@ -418,6 +418,8 @@ static void json_missing_fixes(FILE *f, const td_upstream_t *u)
 		json_cstr(f, x->patch);
 		fputs(", \"reverted_by\": ", f);
 		json_cstr(f, x->reverted_by[0] ? x->reverted_by : NULL);
+		fputs(", \"fixed_by\": ", f);
+		json_strings(f, x->fixed_by, x->nfixed_by);
 		fputs(", \"built\": ", f);
 		if (x->built < 0)
 			fputs("null", f);

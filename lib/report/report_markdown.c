@@ -225,6 +225,11 @@ static void md_missing_fixes(FILE *f, const td_upstream_t *u)
 		td_report_fix_tags(tags, sizeof(tags), &x->tags);
 		fprintf(f, "| %s | %s | %.12s | ", td_fix_status_name(x->status), tags, x->id);
 		md_cstr(f, x->subject);
+		/* what to take with it */
+		for (size_t k = 0; k < x->nfixed_by; k++)
+			fprintf(f, "%s%.12s", k ? ", " : " (fixed later by ", x->fixed_by[k]);
+		if (x->nfixed_by)
+			fputc(')', f);
 		fputs(" | ", f);
 		td_report_fix_files(f, x, md_cstr);
 		fputs(" |\n", f);

@@ -4,7 +4,7 @@
  * not applicable), a wrong cherry-pick claim and one naming a commit that
  * is nowhere; then the target as a directory (no history), --config, and
  * (make_half.sh) a fix of two files of which the target left one as in the
- * base, and (make_revert.sh) commits that upstream reverts. */
+ * base, and (make_later.sh) commits that upstream reverts or fixes later. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,12 +277,15 @@ int main(void)
 	/* commits that upstream reverts: a commit and its revert cancel where
 	 * the target has neither; a revert reverted in turn cancels with that,
 	 * leaving the commit it reverted missing; a revert of a commit the
-	 * target took is missing */
-	if (sh(fmt("rm -rf '%s/r' && sh '%s/upstream/make_revert.sh' '%s' >/dev/null 2>&1", tmp, TD_TEST_DATA, tmp)))
+	 * target took is missing. Commits that later ones fix: the fix of a
+	 * commit the target lacks does not apply, and is named with it; the
+	 * fix of one it took, of the base, or of two of which it took one, is
+	 * missing */
+	if (sh(fmt("rm -rf '%s/r' && sh '%s/upstream/make_later.sh' '%s' >/dev/null 2>&1", tmp, TD_TEST_DATA, tmp)))
 		return 1;
 	u = run(fmt("git:%s/r@base", tmp), fmt("git:%s/r@vendor", tmp), fmt("git:%s/r@base..vendor", tmp), NULL,
 		&s, &h, &r);
-	CHECK_INT(u->nfixes, 7);
+	CHECK_INT(u->nfixes, 15);
 	check_fix(u, "g: fix a bound", TD_FIX_NOT_APPLICABLE, "reverted", 1);
 	check_fix(u, "Revert \"g: fix a bound\"", TD_FIX_NOT_APPLICABLE, "revert", 0);
 	check_fix(u, "h: check the size (CVE-2024-0002)", TD_FIX_MISSING, "content", 1);
@@ -300,12 +303,30 @@ int main(void)
 		CHECK(f->tags.reverts && strlen(f->tags.reverts) == 12);
 		CHECK(!f->reverted_by[0]);
 	}
-	CHECK_INT(u->status_count[TD_FIX_MISSING], 2);
-	CHECK_INT(u->status_count[TD_FIX_NOT_APPLICABLE], 4);
-	CHECK_INT(u->status_count[TD_FIX_APPLIED], 1);
-	CHECK_INT(u->cve_count[TD_FIX_MISSING], 1);
-	CHECK_INT(u->cve_count[TD_FIX_NOT_APPLICABLE], 2);
-	CHECK_INT(td_fix_lacking(u->fix_count), 1);
+	check_fix(u, "m: add a cache", TD_FIX_MISSING, "content", 0);
+	check_fix(u, "m: fix the cache", TD_FIX_NOT_APPLICABLE, "fixed commit missing", 1);
+	check_fix(u, "n: bound a copy (CVE-2024-0003)", TD_FIX_MISSING, "content", 1);
+	check_fix(u, "n: fix a regression of the bound", TD_FIX_NOT_APPLICABLE, "fixed commit missing", 1);
+	check_fix(u, "p: fix a leak", TD_FIX_APPLIED, "cherry-pick", 1);
+	check_fix(u, "p: fix the leak fix", TD_FIX_MISSING, "content", 1);
+	check_fix(u, "q: fix an old bug", TD_FIX_MISSING, "content", 1);
+	check_fix(u, "s: fix two", TD_FIX_MISSING, "content", 1);
+	{
+		const td_upstream_fix_t *m1 = fix_of(u, "m: add a cache"), *m2 = fix_of(u, "m: fix the cache");
+		const td_upstream_fix_t *p1 = fix_of(u, "p: fix a leak"), *p2 = fix_of(u, "p: fix the leak fix");
+		const td_upstream_fix_t *s1 = fix_of(u, "s: fix two");
+		CHECK(m1 && m2 && s1 && m1->nfixed_by == 2 && !strcmp(m1->fixed_by[0], m2->id) &&
+		      !strcmp(m1->fixed_by[1], s1->id));
+		CHECK(p1 && p2 && s1 && p1->nfixed_by == 2 && !strcmp(p1->fixed_by[0], p2->id) &&
+		      !strcmp(p1->fixed_by[1], s1->id));
+		CHECK(m2 && m2->nfixed_by == 0);
+	}
+	CHECK_INT(u->status_count[TD_FIX_MISSING], 7);
+	CHECK_INT(u->status_count[TD_FIX_NOT_APPLICABLE], 6);
+	CHECK_INT(u->status_count[TD_FIX_APPLIED], 2);
+	CHECK_INT(u->cve_count[TD_FIX_MISSING], 2);
+	CHECK_INT(u->cve_count[TD_FIX_NOT_APPLICABLE], 3);
+	CHECK_INT(td_fix_lacking(u->fix_count), 5);
 	free_all(u, s, h, r);
 
 	sh(fmt("rm -rf '%s'", tmp));

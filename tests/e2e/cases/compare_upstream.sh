@@ -5,7 +5,8 @@
 # tests/data/upstream/make_repo.sh builds; --fail-on fix and cve; trend's
 # fixes and cves; then --config (e.c not built), a directory target without
 # history, JSON against the schema, Markdown (its missing fixes), HTML (ids
-# abbreviated, files as in the base) and CycloneDX.
+# abbreviated, files as in the base) and CycloneDX; then (make_later.sh)
+# commits that upstream reverts or fixes later, in every report.
 sh "$SRC/tests/data/upstream/make_repo.sh" .
 s=0; "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip |
 	sed -n '/^Patches: /,$p' || s=$?
@@ -71,3 +72,18 @@ python3 "$SRC/tests/e2e/cyclonedx_validate.py" "$SRC/doc/schema/cyclonedx" out.c
 python3 -c 'import json
 for p in json.load(open("out.cdx.json"))["metadata"]["component"]["pedigree"]["patches"]:
     print(p["type"], [(r["type"], r["id"][:12]) for r in p["resolves"]])'
+echo "--- reverts and fixes of fixes (make_later.sh): what upstream undid or fixed later"
+mkdir later && sh "$SRC/tests/data/upstream/make_later.sh" later
+(cd later && "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip |
+	sed -n '/^Missing upstream/,$p' || true)
+(cd later && "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format markdown |
+	sed -n '/^| status/,$p' || true)
+(cd later && "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format html |
+	grep -o 'fixed later by <span class="oid" title="[0-9a-f]*">[0-9a-f]*</span>' | wc -l || true)
+(cd later && "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format json |
+	python3 -c 'import json, sys
+d = json.load(sys.stdin)
+ids = {x["id"]: x["subject"] for x in d["missing_fixes"]}
+for x in d["missing_fixes"]:
+    print(x["subject"], "|", x["status"], x["reason"], "reverted by:", ids.get(x["reverted_by"]),
+          "fixed by:", [ids[i] for i in x["fixed_by"]], "reverts:", x["tags"]["reverts"] is not None)' || true)
