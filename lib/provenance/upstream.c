@@ -931,13 +931,21 @@ static void cancel_reverts(const engine_t *e, fix_ix_t *v, size_t n)
 	}
 }
 
+/* Whether the target does not have listed commit t: missing, or not
+ * applicable but for a configuration that does not build it (the source
+ * may have it). */
+static int lacks(const td_upstream_fix_t *t)
+{
+	return t->status == TD_FIX_MISSING || (t->status == TD_FIX_NOT_APPLICABLE && strcmp(t->why, "not built"));
+}
+
 /* A missing commit whose Fixes: lines all name earlier commits of the
- * history that the target does not have (missing, not applicable, or
- * touching none of its files): the bug it fixes came with them, so the
- * target does not have that either, and it is not applicable ("fixed
- * commit missing"). A Fixes: line naming a commit outside the history
- * (before the base: the target has it) keeps it as it is. Oldest first, so
- * that a fix of such a fix follows it. */
+ * history that the target does not have (lacks(), or touching none of its
+ * files): the bug it fixes came with them, so the target does not have
+ * that either, and it is not applicable ("fixed commit missing"). A Fixes:
+ * line naming a commit outside the history (before the base: the target
+ * has it) keeps it as it is. Oldest first, so that a fix of such a fix
+ * follows it. */
 static void skip_unneeded_fixes(const engine_t *e, fix_ix_t *v, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
@@ -948,7 +956,7 @@ static void skip_unneeded_fixes(const engine_t *e, fix_ix_t *v, size_t n)
 		for (size_t q = 0; q < x->tags.nfixes; q++, lacked++) {
 			int in_history;
 			const td_upstream_fix_t *t = earlier(e, v, k, x->tags.fixes[q], &in_history);
-			if (!in_history || (t && t->status != TD_FIX_MISSING && t->status != TD_FIX_NOT_APPLICABLE))
+			if (!in_history || (t && !lacks(t)))
 				break;
 		}
 		if (lacked == x->tags.nfixes) {

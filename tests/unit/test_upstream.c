@@ -285,7 +285,7 @@ int main(void)
 		return 1;
 	u = run(fmt("git:%s/r@base", tmp), fmt("git:%s/r@vendor", tmp), fmt("git:%s/r@base..vendor", tmp), NULL,
 		&s, &h, &r);
-	CHECK_INT(u->nfixes, 15);
+	CHECK_INT(u->nfixes, 16);
 	check_fix(u, "g: fix a bound", TD_FIX_NOT_APPLICABLE, "reverted", 1);
 	check_fix(u, "Revert \"g: fix a bound\"", TD_FIX_NOT_APPLICABLE, "revert", 0);
 	check_fix(u, "h: check the size (CVE-2024-0002)", TD_FIX_MISSING, "content", 1);
@@ -311,22 +311,32 @@ int main(void)
 	check_fix(u, "p: fix the leak fix", TD_FIX_MISSING, "content", 1);
 	check_fix(u, "q: fix an old bug", TD_FIX_MISSING, "content", 1);
 	check_fix(u, "s: fix two", TD_FIX_MISSING, "content", 1);
+	check_fix(u, "t: fix the cache user", TD_FIX_NOT_APPLICABLE, "fixed commit missing", 1);
 	{
 		const td_upstream_fix_t *m1 = fix_of(u, "m: add a cache"), *m2 = fix_of(u, "m: fix the cache");
 		const td_upstream_fix_t *p1 = fix_of(u, "p: fix a leak"), *p2 = fix_of(u, "p: fix the leak fix");
 		const td_upstream_fix_t *s1 = fix_of(u, "s: fix two");
-		CHECK(m1 && m2 && s1 && m1->nfixed_by == 2 && !strcmp(m1->fixed_by[0], m2->id) &&
+		CHECK(m1 && m2 && s1 && m1->nfixed_by == 3 && !strcmp(m1->fixed_by[0], m2->id) &&
 		      !strcmp(m1->fixed_by[1], s1->id));
 		CHECK(p1 && p2 && s1 && p1->nfixed_by == 2 && !strcmp(p1->fixed_by[0], p2->id) &&
 		      !strcmp(p1->fixed_by[1], s1->id));
 		CHECK(m2 && m2->nfixed_by == 0);
 	}
 	CHECK_INT(u->status_count[TD_FIX_MISSING], 7);
-	CHECK_INT(u->status_count[TD_FIX_NOT_APPLICABLE], 6);
+	CHECK_INT(u->status_count[TD_FIX_NOT_APPLICABLE], 7);
 	CHECK_INT(u->status_count[TD_FIX_APPLIED], 2);
 	CHECK_INT(u->cve_count[TD_FIX_MISSING], 2);
 	CHECK_INT(u->cve_count[TD_FIX_NOT_APPLICABLE], 3);
 	CHECK_INT(td_fix_lacking(u->fix_count), 5);
+	free_all(u, s, h, r);
+
+	/* with m.c not built, the source may have its feature: a fix of it in
+	 * another file stays missing */
+	u = run(fmt("git:%s/r@base", tmp), fmt("git:%s/r@vendor", tmp), fmt("git:%s/r@base..vendor", tmp), "m.c",
+		&s, &h, &r);
+	check_fix(u, "m: add a cache", TD_FIX_NOT_APPLICABLE, "not built", 0);
+	check_fix(u, "m: fix the cache", TD_FIX_NOT_APPLICABLE, "not built", 1);
+	check_fix(u, "t: fix the cache user", TD_FIX_MISSING, "content", 1);
 	free_all(u, s, h, r);
 
 	sh(fmt("rm -rf '%s'", tmp));

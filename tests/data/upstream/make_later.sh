@@ -18,6 +18,8 @@
 #   P2 p.c  Fixes: P1       the vendor has P1's bug                -> missing
 #   Q1 q.c  Fixes: base     the bug is in the base                 -> missing
 #   S1 s.c  Fixes: M1, P1   the vendor has one of the two          -> missing
+#   T1 t.c  Fixes: M1       as M2, in another file                 -> not applicable; missing
+#                           when a configuration leaves m.c unbuilt (the source may have M1)
 # vendor (from base): cherry-pick -x K1 and P1.
 # The reverts are committed with git revert's message, written out, so
 # that the subjects do not depend on the git version ("Reapply").
@@ -27,7 +29,7 @@ cd "$1"
 . "$here/common.sh"
 g init -q r
 cd r
-for f in g h k m n p q s; do src $f > $f.c; done
+for f in g h k m n p q s t; do src $f > $f.c; done
 g add -A && g commit -qm base && g tag base
 
 revert() { # SUBJECT [ID]: revert HEAD, naming it by ID (default: in full)
@@ -60,6 +62,7 @@ fix p 'p: fix the leak fix' "Fixes: $P1 (\"p: fix a leak\")" >/dev/null
 fix q 'q: fix an old bug' "Fixes: $(g rev-parse --short=12 base) (\"base\")" >/dev/null
 fix s 's: fix two' "Fixes: $M1 (\"m: add a cache\")
 Fixes: $P1 (\"p: fix a leak\")" >/dev/null
+fix t 't: fix the cache user' "Fixes: $M1 (\"m: add a cache\")" >/dev/null
 g tag tip
 
 g checkout -q -b vendor base
