@@ -33,6 +33,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (size_t i = 0; i < t.ncves; i++)
 				if (strncmp(t.cves[i], "CVE-", 4))
 					abort(); /* a CVE id is one */
+			/* a reverted id is 7 to 64 lower-case hex digits */
+			if (t.reverts && (strlen(t.reverts) < 7 || strlen(t.reverts) > 64 ||
+					  strspn(t.reverts, "0123456789abcdef") != strlen(t.reverts)))
+				abort();
 			td_commit_tags_release(&t);
 		}
 	}
