@@ -349,13 +349,25 @@ void td_report_fix_tags(char *out, size_t size, const td_commit_tags_t *t)
 		snprintf(out, size, "-");
 }
 
-void td_report_fix_files(FILE *f, const td_upstream_fix_t *x, void (*put)(FILE *, const char *))
+/* v[0..n), the first TD_REPORT_FIX_FILES comma-separated, each written by
+ * put, then "and N more". */
+static void put_some(FILE *f, char *const *v, size_t n, void (*put)(FILE *, const char *))
 {
-	for (size_t k = 0; k < x->nfiles && k < TD_REPORT_FIX_FILES; k++) {
+	for (size_t k = 0; k < n && k < TD_REPORT_FIX_FILES; k++) {
 		if (k)
 			fputs(", ", f);
-		put(f, x->files[k]);
+		put(f, v[k]);
 	}
-	if (x->nfiles > TD_REPORT_FIX_FILES)
-		fprintf(f, " and %zu more", x->nfiles - TD_REPORT_FIX_FILES);
+	if (n > TD_REPORT_FIX_FILES)
+		fprintf(f, " and %zu more", n - TD_REPORT_FIX_FILES);
+}
+
+void td_report_fix_files(FILE *f, const td_upstream_fix_t *x, void (*put)(FILE *, const char *))
+{
+	put_some(f, x->files, x->nfiles, put);
+}
+
+void td_report_fixed_by(FILE *f, const td_upstream_fix_t *x, void (*put)(FILE *, const char *))
+{
+	put_some(f, x->fixed_by, x->nfixed_by, put);
 }

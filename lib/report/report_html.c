@@ -339,12 +339,11 @@ static void write_missing_fixes(FILE *f, const td_upstream_t *u)
 		fputs("</td><td>", f);
 		html_cstr(f, x->subject);
 		/* what to take with it */
-		for (size_t k = 0; k < x->nfixed_by; k++) {
-			fputs(k ? ", " : "<br><span class=\"note\">fixed later by ", f);
-			html_commit(f, x->fixed_by[k]);
-		}
-		if (x->nfixed_by)
+		if (x->nfixed_by) {
+			fputs("<br><span class=\"note\">fixed later by ", f);
+			td_report_fixed_by(f, x, html_commit);
 			fputs("</span>", f);
+		}
 		fputs("</td><td>", f);
 		td_report_fix_files(f, x, html_cstr);
 		/* the files as in the base have none of its changes, their lines uncounted */

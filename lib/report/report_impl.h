@@ -89,6 +89,9 @@ struct td_upstream_fix;
  * TD_REPORT_FIX_FILES comma-separated, each written by put (the format's
  * escaping), then "and N more". */
 void td_report_fix_files(FILE *f, const struct td_upstream_fix *x, void (*put)(FILE *, const char *));
+/* The later commits that fix x (fixed_by), the first TD_REPORT_FIX_FILES
+ * comma-separated, each written by put, then "and N more". */
+void td_report_fixed_by(FILE *f, const struct td_upstream_fix *x, void (*put)(FILE *, const char *));
 
 /* End a report: flush f and map any write error to TD_EIO (errno is kept). */
 int td_report_finish(FILE *f);

@@ -203,6 +203,12 @@ static void md_patches(FILE *f, const td_analysis_t *a, int policy)
 /* With --history: the fixes among the upstream commits the target lacks
  * (missing or partial), in the analysis's order (a CVE first), and the
  * counts. The commits that are no fixes are only counted. */
+/* A commit id, cut to git's 12 digits. */
+static void md_commit(FILE *f, const char *id)
+{
+	fprintf(f, "%.12s", id);
+}
+
 static void md_missing_fixes(FILE *f, const td_upstream_t *u)
 {
 	size_t want = td_fix_lacking(u->fix_count), shown = 0;
@@ -226,10 +232,11 @@ static void md_missing_fixes(FILE *f, const td_upstream_t *u)
 		fprintf(f, "| %s | %s | %.12s | ", td_fix_status_name(x->status), tags, x->id);
 		md_cstr(f, x->subject);
 		/* what to take with it */
-		for (size_t k = 0; k < x->nfixed_by; k++)
-			fprintf(f, "%s%.12s", k ? ", " : " (fixed later by ", x->fixed_by[k]);
-		if (x->nfixed_by)
+		if (x->nfixed_by) {
+			fputs(" (fixed later by ", f);
+			td_report_fixed_by(f, x, md_commit);
 			fputc(')', f);
+		}
 		fputs(" | ", f);
 		td_report_fix_files(f, x, md_cstr);
 		fputs(" |\n", f);

@@ -632,12 +632,11 @@ static void put_missing_fixes(FILE *f, const td_analysis_t *a)
 		td_report_fix_files(f, x, put_escaped_str);
 		fputs(")\n", f);
 		/* what to take with it */
-		for (size_t k = 0; k < x->nfixed_by; k++) {
-			fprintf(f, k ? ", " : "  %-8s %-5s %-20s fixed later by ", "", "", "");
-			put_patch_id(f, x->fixed_by[k]);
-		}
-		if (x->nfixed_by)
+		if (x->nfixed_by) {
+			fprintf(f, "  %-8s %-5s %-20s fixed later by ", "", "", "");
+			td_report_fixed_by(f, x, put_patch_id);
 			fputc('\n', f);
+		}
 		shown++;
 	}
 	if (shown < td_fix_lacking(u->status_count))
