@@ -113,7 +113,9 @@ TD_EXTERN int td_history_spec_repo(char **out, const char *spec, td_error_t *err
 TD_EXTERN void td_history_find(const td_history_touch_t **out, size_t *n, const td_history_t *h,
 			       const char *path);
 
-/* Index of the commit with this full hex id, or -1. */
+/* Index of the commit whose hex id is id or starts with it (an
+ * abbreviation of 7 digits or more, as commit messages write them; the
+ * first in history order when several commits share it), or -1. */
 TD_EXTERN long td_history_commit_index(const td_history_t *h, const char *id);
 
 /* The patch id of commit i as `git patch-id --stable` computes it (libgit2's

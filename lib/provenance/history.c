@@ -34,6 +34,7 @@ struct td_history_impl {
 	path_touch_t *index;        /* loaded files by (path, commit) */
 	size_t nindex;
 	td_history_touch_t *touches;/* index's touches, in the same order (td_history_find's view) */
+	struct commit_id *by_id;    /* the commits by id, then index (td_history_commit_index) */
 	char (*patch_ids)[TD_HISTORY_ID_HEX]; /* "" until computed */
 };
 
@@ -662,11 +663,35 @@ static int cmp_touch(const void *a, const void *b)
 	return x->t.commit < y->t.commit ? -1 : x->t.commit > y->t.commit;
 }
 
+/* The fewest hex digits of an id td_history_commit_index takes (git's
+ * shortest abbreviation). */
+#define HISTORY_ID_ABBREV_MIN 7
+
+/* A commit's id and index, for the lookup by id. */
+struct commit_id {
+	const char *id;
+	size_t i;
+};
+
+static int cmp_commit_id(const void *a, const void *b)
+{
+	const struct commit_id *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : x->i < y->i ? -1 : x->i > y->i;
+}
+
 static int build_index(td_history_t *h, td_error_t *err)
 {
 	struct td_history_impl *im = h->impl;
 	size_t n = 0, k = 0;
 
+	if (!(im->by_id = td_malloc_array(h->count ? h->count : 1, sizeof(*im->by_id))))
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	for (size_t i = 0; i < h->count; i++)
+		im->by_id[i] = (struct commit_id){ h->commits[i].id, i };
+	if (h->count > 1)
+		qsort(im->by_id, h->count, sizeof(*im->by_id), cmp_commit_id);
 	for (size_t i = 0; i < h->count; i++)
 		n += h->commits[i].nfiles;
 	if (!n)
@@ -716,10 +741,24 @@ void td_history_find(const td_history_touch_t **out, size_t *n, const td_history
 
 long td_history_commit_index(const td_history_t *h, const char *id)
 {
-	for (size_t i = 0; h && i < h->count; i++)
-		if (!strcmp(h->commits[i].id, id))
-			return (long)i;
-	return -1;
+	const struct td_history_impl *im = h ? h->impl : NULL;
+	size_t n = strlen(id), lo = 0, hi = im && im->by_id ? h->count : 0;
+	long first = -1;
+
+	if (n < HISTORY_ID_ABBREV_MIN || n >= TD_HISTORY_ID_HEX)
+		return -1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strncmp(im->by_id[mid].id, id, n) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* an abbreviation may name several: the first in history order */
+	for (; im && lo < h->count && !strncmp(im->by_id[lo].id, id, n); lo++)
+		if (first < 0 || im->by_id[lo].i < (size_t)first)
+			first = (long)im->by_id[lo].i;
+	return first;
 }
 
 int td_history_patch_id(char out[TD_HISTORY_ID_HEX], td_history_t *h, size_t i, td_error_t *err)
@@ -788,6 +827,7 @@ void td_history_free(td_history_t *h)
 		git_repository_free(h->impl->repo);
 		free(h->impl->index);
 		free(h->impl->touches);
+		free(h->impl->by_id);
 		free(h->impl->patch_ids);
 		if (h->impl->libgit2_ref)
 			git_libgit2_shutdown();

@@ -113,7 +113,6 @@ typedef struct engine {
 	size_t *by_key;          /* commit indices sorted by key */
 	content_t *contents;     /* per change of the result */
 	long *taken_by;          /* per commit: the patch that took it, or -1 */
-	struct id_ix *by_id;     /* the commits sorted by id, for ids as messages abbreviate them */
 	td_upstream_t *u;
 } engine_t;
 
@@ -328,54 +327,6 @@ static int hex_to_bytes(unsigned char out[TD_PATCHID_BYTES], const char *hex)
 	return 0;
 }
 
-typedef struct id_ix {
-	const char *id;
-	size_t i;
-} id_ix_t;
-
-static int id_ix_cmp(const void *a, const void *b)
-{
-	const id_ix_t *x = a, *y = b;
-	int c = strcmp(x->id, y->id);
-
-	return c ? c : x->i < y->i ? -1 : x->i > y->i;
-}
-
-static int index_ids(engine_t *e)
-{
-	const td_history_t *h = e->h;
-
-	if (!(e->by_id = td_malloc_array(h->count ? h->count : 1, sizeof(*e->by_id))))
-		return td_error_set(e->err, TD_ENOMEM, "out of memory");
-	for (size_t i = 0; i < h->count; i++)
-		e->by_id[i] = (id_ix_t){ h->commits[i].id, i };
-	if (h->count > 1)
-		qsort(e->by_id, h->count, sizeof(*e->by_id), id_ix_cmp);
-	return TD_OK;
-}
-
-/* The commit whose id starts with hex (7 or more digits; the first in
- * history order when several do), or -1. */
-static long find_commit(const engine_t *e, const char *hex)
-{
-	size_t n = strlen(hex), lo = 0, hi = e->h->count;
-	long first = -1;
-
-	if (n < 7 || n > GIT_OID_HEXSZ)
-		return -1;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strncmp(e->by_id[mid].id, hex, n) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < e->h->count && !strncmp(e->by_id[lo].id, hex, n); lo++)
-		if (first < 0 || e->by_id[lo].i < (size_t)first)
-			first = (long)e->by_id[lo].i;
-	return first;
-}
-
 static int set_match(engine_t *e, td_patch_upstream_t *pu, size_t c, td_upstream_kind_t kind, double share)
 {
 	const td_history_commit_t *hc = &e->h->commits[c];
@@ -499,7 +450,7 @@ static int match_patches(engine_t *e)
 
 		if (p->origin.commit) {
 			u->claims++;
-			claimed = find_commit(e, p->origin.commit);
+			claimed = td_history_commit_index(e->h, p->origin.commit);
 			pu->claim = claimed < 0 ? TD_CLAIM_NOT_FOUND : TD_CLAIM_DIFFERS;
 			if (claimed >= 0)
 				memcpy(pu->claim_commit, e->h->commits[claimed].id, TD_HISTORY_ID_HEX);
@@ -905,7 +856,7 @@ static td_upstream_fix_t *listed(fix_ix_t *v, size_t n, size_t j)
  * commit. *in_history tells which. */
 static td_upstream_fix_t *earlier(const engine_t *e, fix_ix_t *v, size_t k, const char *id, int *in_history)
 {
-	long j = find_commit(e, id);
+	long j = td_history_commit_index(e->h, id);
 
 	*in_history = j >= 0 && (size_t)j < v[k].i;
 	return *in_history ? listed(v, k, (size_t)j) : NULL;
@@ -1058,7 +1009,6 @@ static void engine_release(engine_t *e)
 	free(e->pids);
 	free(e->pid_state);
 	free(e->taken_by);
-	free(e->by_id);
 	td_source_free(e->target_src);
 	git_tree_free(e->base_tree);
 	git_repository_free(e->repo);
@@ -1105,7 +1055,7 @@ int td_upstream_analyze(td_upstream_t **out, const td_history_t *h, const td_res
 	}
 	for (size_t i = 0; i < h->count; i++)
 		e.taken_by[i] = -1;
-	if ((rc = index_paths(&e)) || (rc = index_ids(&e)) || (rc = match_patches(&e)) || (rc = judge_fixes(&e)))
+	if ((rc = index_paths(&e)) || (rc = match_patches(&e)) || (rc = judge_fixes(&e)))
 		goto out;
 	*out = e.u;
 	e.u = NULL;

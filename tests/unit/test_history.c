@@ -92,6 +92,25 @@ static void test_load(void)
 	td_history_find(&t, &n, h, "n.c");
 	CHECK_INT(n, 1);
 	CHECK_INT(td_history_commit_index(h, h->commits[2].id), 2);
+	/* an abbreviation, as messages write ids: 7 digits or more, each
+	 * commit found by its own; too short or too long, none */
+	for (size_t i = 0; i < h->count; i++) {
+		char id[TD_HISTORY_ID_HEX];
+		memcpy(id, h->commits[i].id, sizeof(id));
+		id[12] = '\0';
+		CHECK_INT(td_history_commit_index(h, id), (long)i);
+		id[7] = '\0';
+		CHECK_INT(td_history_commit_index(h, id), (long)i);
+		id[6] = '\0';
+		CHECK_INT(td_history_commit_index(h, id), -1);
+	}
+	{
+		char longer[TD_HISTORY_ID_HEX + 1];
+		memcpy(longer, h->commits[0].id, TD_HISTORY_ID_HEX - 1);
+		memcpy(longer + TD_HISTORY_ID_HEX - 1, "0", 2);
+		CHECK_INT(td_history_commit_index(h, longer), -1);
+	}
+	CHECK_INT(td_history_commit_index(h, "0000000000000000000000000000000000000000"), -1);
 	CHECK_STR(h->commits[2].subject, "k: more");
 	CHECK_INT(h->commits[2].npaths, 1);
 	CHECK_INT(h->commits[2].nfiles, 0);
