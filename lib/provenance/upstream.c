@@ -731,6 +731,10 @@ static int add_string(char ***v, size_t *n, const char *s)
 	return TD_OK;
 }
 
+/* The reason of a commit whose files the configuration does not build:
+ * the one not applicable whose changes the target's source may have. */
+static const char why_not_built[] = "not built";
+
 /* The status of commit i; *listed 0 when it touches nothing of base or target. */
 static int judge_commit(engine_t *e, size_t i, td_upstream_fix_t *fx, int *listed)
 {
@@ -791,7 +795,7 @@ static int judge_commit(engine_t *e, size_t i, td_upstream_fix_t *fx, int *liste
 			return td_error_set(e->err, TD_ENOMEM, "out of memory");
 	} else if (!applicable) {
 		fx->status = TD_FIX_NOT_APPLICABLE;
-		fx->why = removed ? "file removed" : "not built";
+		fx->why = removed ? "file removed" : why_not_built;
 	} else {
 		fx->status = need && have == need && !fx->files_as_in_base ? TD_FIX_APPLIED
 			     : have ? TD_FIX_PARTIAL : TD_FIX_MISSING;
@@ -887,7 +891,7 @@ static void cancel_reverts(const engine_t *e, fix_ix_t *v, size_t n)
  * may have it). */
 static int lacks(const td_upstream_fix_t *t)
 {
-	return t->status == TD_FIX_MISSING || (t->status == TD_FIX_NOT_APPLICABLE && strcmp(t->why, "not built"));
+	return t->status == TD_FIX_MISSING || (t->status == TD_FIX_NOT_APPLICABLE && t->why != why_not_built);
 }
 
 /* A missing commit whose Fixes: lines all name earlier commits of the
