@@ -37,8 +37,9 @@ typedef struct td_digest {
 	int sha_only;                  /* 1: TLSH not computed (identity pass); never stored */
 	/* SHA-256 of the whitespace-normalised text (doc/db-schema.md,
 	 * content.sha256_ws); a binary file (a NUL byte) is not normalised and
-	 * has its SHA-256 here. 1 when set: every file digested with TLSH; 0
-	 * when not computed (the identity pass, a database of schema 1). */
+	 * has its SHA-256 here. 1 when set: every file digested with TLSH but
+	 * an added file of a compare's target; 0 when not computed (the
+	 * identity pass, td_digester_start_unpaired, a database of schema 1). */
 	int has_sha256_ws;
 	uint8_t sha256_ws[TD_SHA256_BYTES];
 } td_digest_t;
@@ -55,6 +56,10 @@ TD_EXTERN void td_digester_free(td_digester_t *dg);
 /* Begin a file. With want_tlsh=0 only SHA-256 is computed (the cheap pass
  * that proves identity against a known digest). */
 TD_EXTERN void td_digester_start(td_digester_t *dg, int want_tlsh);
+/* td_digester_start(dg, 1) without the whitespace-normalised digest
+ * (has_sha256_ws stays 0), which only tells whether a change to another
+ * file is cosmetic: for a file compared with no other at its path. */
+TD_EXTERN void td_digester_start_unpaired(td_digester_t *dg);
 TD_EXTERN int td_digester_update(td_digester_t *dg, const void *data, size_t len);
 /* td_digester_update on two digesters (of two different files) at once:
  * the same result, faster where TLSH can run both in lockstep. */

@@ -25,6 +25,7 @@ struct td_digester {
 	uint8_t ws_buf[DIGEST_BLOCK_BYTES + 16]; /* one block, normalised (and WS_SLACK_BYTES) */
 	td_tlsh_ctx_t tlsh;
 	int want_tlsh;
+	int want_ws;                           /* the normalised digest too */
 	uint64_t size_bytes;
 	size_t head_len;                       /* bytes kept in head */
 	uint8_t head[TD_SKETCH_RAW_MAX_BYTES]; /* the first bytes: the raw sketch */
@@ -85,6 +86,7 @@ void td_digester_start(td_digester_t *dg, int want_tlsh)
 {
 	EVP_DigestInit_ex(dg->sha, dg->md, NULL);
 	dg->want_tlsh = want_tlsh;
+	dg->want_ws = want_tlsh;
 	if (want_tlsh) {
 		td_tlsh_init(&dg->tlsh);
 		EVP_DigestInit_ex(dg->ws, dg->md, NULL);
@@ -93,6 +95,12 @@ void td_digester_start(td_digester_t *dg, int want_tlsh)
 	dg->ws_line = 0;
 	dg->size_bytes = 0;
 	dg->head_len = 0;
+}
+
+void td_digester_start_unpaired(td_digester_t *dg)
+{
+	td_digester_start(dg, 1);
+	dg->want_ws = 0;
 }
 
 /* The first bytes are kept for a raw sketch. */
@@ -222,7 +230,7 @@ static int ws_update(td_digester_t *dg, const uint8_t *p, size_t n)
 {
 	size_t len;
 
-	if (dg->ws_binary)
+	if (dg->ws_binary || !dg->want_ws)
 		return TD_OK;
 	if (memchr(p, 0, n)) {
 		dg->ws_binary = 1;
@@ -378,7 +386,9 @@ int td_digester_finish(td_digest_t *out, td_digester_t *dg)
 		out->sha_only = 1;
 		return TD_OK;
 	}
-	if (dg->ws_binary) {
+	if (!dg->want_ws) {
+		/* left out: has_sha256_ws stays 0 */
+	} else if (dg->ws_binary) {
 		memcpy(out->sha256_ws, out->sha256, TD_SHA256_BYTES);
 	} else {
 		static const uint8_t lf = '\n';
@@ -386,7 +396,7 @@ int td_digester_finish(td_digest_t *out, td_digester_t *dg)
 		    !EVP_DigestFinal_ex(dg->ws, out->sha256_ws, &n) || n != TD_SHA256_BYTES)
 			return TD_EIO;
 	}
-	out->has_sha256_ws = 1;
+	out->has_sha256_ws = dg->want_ws;
 	out->tlsh_status = td_tlsh_final(&out->tlsh, &dg->tlsh);
 	if (out->tlsh_status != TD_TLSH_OK)
 		return make_sketch(dg, out);

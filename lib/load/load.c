@@ -136,12 +136,17 @@ static td_need_t pair_need(const td_file_t *uf, const td_file_t *tf)
 	return uf->size_bytes && uf->size_bytes == tf->size_bytes ? TD_NEED_SHA : TD_NEED_FULL;
 }
 
-/* pair_need of a target entry as the walk finds it; ctx is the upstream tree. */
-static td_need_t target_need(void *ctx, const td_file_t *tf)
+/* pair_need of a target entry as the walk finds it, an added file without
+ * its whitespace-normalised digest; ctx is the upstream tree. */
+static unsigned target_need(void *ctx, const td_file_t *tf)
 {
-	const td_tree_t *u = ctx;
+	const td_file_t *uf;
 
-	return is_file(tf) ? pair_need(td_tree_find(u, tf->path, tf->path_len), tf) : TD_NEED_NONE;
+	if (!is_file(tf))
+		return TD_NEED_NONE;
+	uf = td_tree_find(ctx, tf->path, tf->path_len);
+	/* an added file: nothing to be cosmetic against */
+	return is_file(uf) ? pair_need(uf, tf) : TD_NEED_FULL | TD_WANT_UNPAIRED;
 }
 
 /* Decide what a source upstream must read (pair_need with each target

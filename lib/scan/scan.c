@@ -107,7 +107,7 @@ static void report_progress(const td_scan_opts_t *opts, progress_t *p)
 
 typedef struct slot {
 	td_file_t *f;         /* in files[], or in the caller's tree when borrowed */
-	unsigned char want;   /* td_need_t: what the workers compute */
+	unsigned char want;   /* what the workers compute: a td_need_t, and TD_WANT_UNPAIRED */
 	atomic_uchar final;   /* *f is done with: digested, skipped, or nothing to do */
 } slot_t;
 
@@ -214,7 +214,7 @@ const td_file_t *td_listing_at(const td_listing_t *l, size_t i)
 
 /* Publish f as the next slot, wanting want: moved in, or (borrowed) by
  * reference. Only one thread adds; any may read the slots below count. */
-static int listing_add(td_listing_t *l, td_file_t *f, td_need_t want, size_t *index)
+static int listing_add(td_listing_t *l, td_file_t *f, unsigned want, size_t *index)
 {
 	size_t n = atomic_load_explicit(&l->count, memory_order_relaxed), off;
 	unsigned k;
@@ -381,14 +381,23 @@ static int sink_digest(void *ctx, const void *data, size_t len)
 	return td_digester_update(ctx, data, len);
 }
 
-static int digest_one(pool_t *p, td_digester_t *dg, td_file_t *f, td_need_t want)
+/* Start dg on a file for want. */
+static void digester_start(td_digester_t *dg, unsigned want)
+{
+	if (want & TD_WANT_UNPAIRED)
+		td_digester_start_unpaired(dg);
+	else
+		td_digester_start(dg, TD_WANT_NEED(want) == TD_NEED_FULL);
+}
+
+static int digest_one(pool_t *p, td_digester_t *dg, td_file_t *f, unsigned want)
 {
 	const char *reason = NULL;
 	td_error_t e = { 0 };
 	td_digest_t d;
 	int rc;
 
-	td_digester_start(dg, want == TD_NEED_FULL);
+	digester_start(dg, want);
 	rc = td_source_read(p->src, f, sink_digest, dg, &reason, &e);
 	atomic_fetch_add(&p->files_read, 1);
 	if (rc && reason)
@@ -418,7 +427,7 @@ typedef struct lane {
 } lane_t;
 
 /* Read f into the lane. 1: it is there; 0: it was skipped meanwhile. */
-static int lane_fill(pool_t *p, lane_t *l, td_file_t *f, size_t index)
+static int lane_fill(pool_t *p, lane_t *l, td_file_t *f, size_t index, unsigned want)
 {
 	const char *reason = NULL;
 	td_error_t e = { 0 };
@@ -451,7 +460,7 @@ static int lane_fill(pool_t *p, lane_t *l, td_file_t *f, size_t index)
 		pool_fail(p, &e, rc);
 		return rc;
 	}
-	td_digester_start(l->dg, 1);
+	digester_start(l->dg, want);
 	return 1;
 }
 
@@ -480,18 +489,18 @@ static int pool_next(pool_t *p, td_digester_t *dg, lane_t *l)
 {
 	while (!atomic_load(&p->failed) && !canceled(p->opts)) {
 		size_t k = atomic_fetch_add(&p->next, 1);
-		td_need_t want;
+		unsigned want;
 		slot_t *s;
 		int rc;
 
 		if (!pool_wait_listed(p, k))
 			return 0;
 		s = slot_at(p->l, k);
-		want = (td_need_t)s->want;
-		if (want == TD_NEED_NONE)
+		want = s->want;
+		if (TD_WANT_NEED(want) == TD_NEED_NONE)
 			continue;
-		if (want == TD_NEED_FULL && s->f->size_bytes <= LANE_LIMIT_BYTES) {
-			if ((rc = lane_fill(p, l, s->f, k)))
+		if (TD_WANT_NEED(want) == TD_NEED_FULL && s->f->size_bytes <= LANE_LIMIT_BYTES) {
+			if ((rc = lane_fill(p, l, s->f, k, want)))
 				return rc;
 			continue;
 		}
@@ -1284,7 +1293,7 @@ static int stream_walk(pool_t *p, td_source_t *src, const oid_index_t *ix, size_
 
 	for (;;) {
 		td_file_t f;
-		td_need_t want;
+		unsigned want;
 		size_t index;
 		int rc;
 
@@ -1302,7 +1311,7 @@ static int stream_walk(pool_t *p, td_source_t *src, const oid_index_t *ix, size_
 		if (ref && reuse_one(&f, ref, ix))
 			(*reused)++;
 		want = p->watch && p->watch->need ? p->watch->need(p->watch->ctx, &f) : TD_NEED_FULL;
-		if (already_done(&f, want))
+		if (already_done(&f, TD_WANT_NEED(want)))
 			want = TD_NEED_NONE;
 		if (want != TD_NEED_NONE) {
 			p->progress.files_total++;

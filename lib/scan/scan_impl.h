@@ -34,6 +34,13 @@ const td_file_t *td_listing_at(const td_listing_t *l, size_t i);
  * and then finds it not final, and a final() that then reads the
  * announcement (a seq_cst load), cannot both miss each other: at least
  * one of them sees the other (sink.c relies on it). */
+/* With TD_NEED_FULL: no file at the entry's path is compared with it, so
+ * its whitespace-normalised digest, which only tells whether such a change
+ * is cosmetic, is left out (td_digester_start_unpaired). */
+#define TD_WANT_UNPAIRED 0x10u
+/* The td_need_t of a want. */
+#define TD_WANT_NEED(w) ((td_need_t)((w) & 0x0fu))
+
 typedef struct td_listing_watch {
 	void (*final)(void *ctx, size_t index);
 	void (*complete)(void *ctx);
@@ -41,8 +48,9 @@ typedef struct td_listing_watch {
 	 * (random-access sources only). May be NULL. */
 	int (*leave_out)(void *ctx, const td_file_t *f);
 	/* What to compute for an entry the walk found (random-access sources
-	 * only); NULL: everything (TD_NEED_FULL). */
-	td_need_t (*need)(void *ctx, const td_file_t *f);
+	 * only): a td_need_t, with TD_NEED_FULL perhaps or'ed with
+	 * TD_WANT_UNPAIRED; NULL: everything (TD_NEED_FULL). */
+	unsigned (*need)(void *ctx, const td_file_t *f);
 	void *ctx;
 } td_listing_watch_t;
 

@@ -211,6 +211,21 @@ static void test_whitespace_digest(void)
 		CHECK_INT(td_digester_update(dg, "a\n", 2), 0);
 		CHECK_INT(td_digester_finish(&d, dg), 0);
 		CHECK(!d.has_sha256_ws);
+		td_digest_release(&d);
+		/* unpaired: the same digests but the normalised one, also after
+		 * a file that had it */
+		td_digester_start_unpaired(dg);
+		CHECK_INT(td_digester_update(dg, same[0], strlen(same[0])), 0);
+		CHECK_INT(td_digester_finish(&d, dg), 0);
+		CHECK(!d.sha_only && !d.has_sha256_ws && !memcmp(d.sha256, ref.sha256, TD_SHA256_BYTES));
+		CHECK(d.tlsh_status == ref.tlsh_status && d.sketch_len == ref.sketch_len &&
+		      !memcmp(d.sketch, ref.sketch, ref.sketch_len));
+		td_digest_release(&d);
+		td_digester_start(dg, 1);
+		CHECK_INT(td_digester_update(dg, same[0], strlen(same[0])), 0);
+		CHECK_INT(td_digester_finish(&d, dg), 0);
+		CHECK(d.has_sha256_ws && !memcmp(d.sha256_ws, ref.sha256_ws, TD_SHA256_BYTES));
+		td_digest_release(&d);
 		td_digester_free(dg);
 	}
 	td_digest_release(&ref);

@@ -153,20 +153,21 @@ static const td_file_t *find(const td_tree_t *t, const char *path)
 
 /* A directory target against a database is read as it is walked, each
  * file as far as its upstream file asks: an identical one for SHA-256
- * alone, one of the same size again in full once it differs, a grown and
- * an added one in full. */
+ * alone, one of the same size again in full once it differs, a grown one
+ * in full, an added one in full but for the whitespace-normalised digest
+ * (nothing to be cosmetic against). */
 static void test_reads_what_is_needed(void)
 {
 	static const struct {
 		const char *path;
 		uint64_t seed;
 		size_t len;
-		int sha_only;
+		int sha_only, ws;
 	} want[] = {
-		{ "same.c", 1, 3000, 1 },
-		{ "back.c", 21, 3000, 0 },
-		{ "grown.c", 30, 3500, 0 },
-		{ "new.c", 40, 3000, 0 },
+		{ "same.c", 1, 3000, 1, 0 },
+		{ "back.c", 21, 3000, 0, 1 },
+		{ "grown.c", 30, 3500, 0, 1 },
+		{ "new.c", 40, 3000, 0, 0 },
 	};
 	td_load_opts_t lo;
 	td_scan_stats_t st = { 0 };
@@ -195,6 +196,8 @@ static void test_reads_what_is_needed(void)
 			const td_file_t *f = find(tgt, want[i].path);
 			CHECK(f && f->has_digest);
 			CHECK_INT(f && f->digest.sha_only, want[i].sha_only);
+			CHECK_INT(f && f->digest.has_sha256_ws, want[i].ws);
+			CHECK(!f || want[i].sha_only || f->digest.tlsh_status == TD_TLSH_OK);
 		}
 		/* back.c twice: SHA-256 first, then in full */
 		CHECK_INT(st.files_read, 5);
