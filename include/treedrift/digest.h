@@ -37,11 +37,18 @@ typedef struct td_digest {
 	int sha_only;                  /* 1: TLSH not computed (identity pass); never stored */
 	/* SHA-256 of the whitespace-normalised text (doc/db-schema.md,
 	 * content.sha256_ws); a binary file (a NUL byte) is not normalised and
-	 * has its SHA-256 here. 1 when set: every file digested with TLSH but
-	 * an added file of a compare's target; 0 when not computed (the
-	 * identity pass, td_digester_start_unpaired, a database of schema 1). */
+	 * has its SHA-256 here. 1 when set: every file digested with TLSH, but
+	 * in a compare's target an added file and one whose normalised text is
+	 * not as long as its upstream file's; 0 when not computed (the identity
+	 * pass, td_digester_start_unpaired and _ws_length, a database of
+	 * schema 1). */
 	int has_sha256_ws;
 	uint8_t sha256_ws[TD_SHA256_BYTES];
+	/* The length of that text (a binary file: its size; content.ws_bytes):
+	 * texts of other lengths differ. 1 when set: wherever sha256_ws is, and
+	 * td_digester_start_ws_length; 0 from a database before schema 3. */
+	int has_ws_bytes;
+	uint64_t ws_bytes;
 } td_digest_t;
 
 TD_EXTERN void td_digest_release(td_digest_t *d);
@@ -60,6 +67,11 @@ TD_EXTERN void td_digester_start(td_digester_t *dg, int want_tlsh);
  * (has_sha256_ws stays 0), which only tells whether a change to another
  * file is cosmetic: for a file compared with no other at its path. */
 TD_EXTERN void td_digester_start_unpaired(td_digester_t *dg);
+/* td_digester_start(dg, 1) with only the length of the whitespace-normalised
+ * text (ws_bytes; has_sha256_ws stays 0 but for a binary file): for a file
+ * whose change can only be cosmetic when that length is its upstream
+ * file's, and then td_sha256_ws gives the digest from the content. */
+TD_EXTERN void td_digester_start_ws_length(td_digester_t *dg);
 TD_EXTERN int td_digester_update(td_digester_t *dg, const void *data, size_t len);
 /* td_digester_update on two digesters (of two different files) at once:
  * the same result, faster where TLSH can run both in lockstep. */

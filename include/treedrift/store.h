@@ -23,8 +23,9 @@
 extern "C" {
 #endif
 
-/* 2: content.sha256_ws, the whitespace-normalised SHA-256 (doc/db-schema.md). */
-#define TD_DB_SCHEMA_VERSION 2
+/* 2: content.sha256_ws, the whitespace-normalised SHA-256 (doc/db-schema.md);
+ * 3: content.ws_bytes, the length of that text. */
+#define TD_DB_SCHEMA_VERSION 3
 
 typedef struct td_db td_db_t;
 

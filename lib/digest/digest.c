@@ -16,6 +16,9 @@
  * between the SHA-256 and the TLSH pass over them. */
 #define DIGEST_BLOCK_BYTES ((size_t)16 << 10)
 
+/* What a digester computes of the whitespace-normalised text. */
+enum { WS_NONE, WS_LENGTH, WS_DIGEST };
+
 struct td_digester {
 	EVP_MD *md;
 	EVP_MD_CTX *sha;
@@ -25,7 +28,8 @@ struct td_digester {
 	uint8_t ws_buf[DIGEST_BLOCK_BYTES + 16]; /* one block, normalised (and WS_SLACK_BYTES) */
 	td_tlsh_ctx_t tlsh;
 	int want_tlsh;
-	int want_ws;                           /* the normalised digest too */
+	int want_ws;                           /* WS_NONE, WS_LENGTH or WS_DIGEST */
+	uint64_t ws_bytes;                     /* the normalised text's length so far */
 	uint64_t size_bytes;
 	size_t head_len;                       /* bytes kept in head */
 	uint8_t head[TD_SKETCH_RAW_MAX_BYTES]; /* the first bytes: the raw sketch */
@@ -86,7 +90,8 @@ void td_digester_start(td_digester_t *dg, int want_tlsh)
 {
 	EVP_DigestInit_ex(dg->sha, dg->md, NULL);
 	dg->want_tlsh = want_tlsh;
-	dg->want_ws = want_tlsh;
+	dg->want_ws = want_tlsh ? WS_DIGEST : WS_NONE;
+	dg->ws_bytes = 0;
 	if (want_tlsh) {
 		td_tlsh_init(&dg->tlsh);
 		EVP_DigestInit_ex(dg->ws, dg->md, NULL);
@@ -100,7 +105,13 @@ void td_digester_start(td_digester_t *dg, int want_tlsh)
 void td_digester_start_unpaired(td_digester_t *dg)
 {
 	td_digester_start(dg, 1);
-	dg->want_ws = 0;
+	dg->want_ws = WS_NONE;
+}
+
+void td_digester_start_ws_length(td_digester_t *dg)
+{
+	td_digester_start(dg, 1);
+	dg->want_ws = WS_LENGTH;
 }
 
 /* The first bytes are kept for a raw sketch. */
@@ -230,14 +241,15 @@ static int ws_update(td_digester_t *dg, const uint8_t *p, size_t n)
 {
 	size_t len;
 
-	if (dg->ws_binary || !dg->want_ws)
+	if (dg->ws_binary || dg->want_ws == WS_NONE)
 		return TD_OK;
 	if (memchr(p, 0, n)) {
 		dg->ws_binary = 1;
 		return TD_OK;
 	}
 	len = ws_normalise(dg->ws_buf, p, n, &dg->ws_line);
-	return EVP_DigestUpdate(dg->ws, dg->ws_buf, len) ? TD_OK : TD_EIO;
+	dg->ws_bytes += len;
+	return dg->want_ws == WS_LENGTH || EVP_DigestUpdate(dg->ws, dg->ws_buf, len) ? TD_OK : TD_EIO;
 }
 
 int td_sha256_ws(uint8_t out[TD_SHA256_BYTES], const void *data, size_t len)
@@ -386,17 +398,25 @@ int td_digester_finish(td_digest_t *out, td_digester_t *dg)
 		out->sha_only = 1;
 		return TD_OK;
 	}
-	if (!dg->want_ws) {
-		/* left out: has_sha256_ws stays 0 */
+	if (dg->want_ws == WS_NONE) {
+		/* left out: has_sha256_ws and has_ws_bytes stay 0 */
 	} else if (dg->ws_binary) {
+		/* not normalised */
 		memcpy(out->sha256_ws, out->sha256, TD_SHA256_BYTES);
+		out->has_sha256_ws = 1;
+		out->ws_bytes = dg->size_bytes;
+		out->has_ws_bytes = 1;
 	} else {
 		static const uint8_t lf = '\n';
-		if ((dg->ws_line && !EVP_DigestUpdate(dg->ws, &lf, 1)) ||
-		    !EVP_DigestFinal_ex(dg->ws, out->sha256_ws, &n) || n != TD_SHA256_BYTES)
-			return TD_EIO;
+		out->ws_bytes = dg->ws_bytes + (uint64_t)(dg->ws_line != 0);
+		out->has_ws_bytes = 1;
+		if (dg->want_ws == WS_DIGEST) {
+			if ((dg->ws_line && !EVP_DigestUpdate(dg->ws, &lf, 1)) ||
+			    !EVP_DigestFinal_ex(dg->ws, out->sha256_ws, &n) || n != TD_SHA256_BYTES)
+				return TD_EIO;
+			out->has_sha256_ws = 1;
+		}
 	}
-	out->has_sha256_ws = dg->want_ws;
 	out->tlsh_status = td_tlsh_final(&out->tlsh, &dg->tlsh);
 	if (out->tlsh_status != TD_TLSH_OK)
 		return make_sketch(dg, out);

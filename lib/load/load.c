@@ -136,17 +136,36 @@ static td_need_t pair_need(const td_file_t *uf, const td_file_t *tf)
 	return uf->size_bytes && uf->size_bytes == tf->size_bytes ? TD_NEED_SHA : TD_NEED_FULL;
 }
 
-/* pair_need of a target entry as the walk finds it, an added file without
- * its whitespace-normalised digest; ctx is the upstream tree. */
+/* Whether uf's normalised text is known by its digest and its length. */
+static int ws_known(const td_file_t *uf)
+{
+	return is_file(uf) && full(uf) && uf->digest.has_sha256_ws && uf->digest.has_ws_bytes;
+}
+
+/* pair_need of a target entry as the walk finds it; ctx is the upstream
+ * tree. Its whitespace-normalised digest only tells whether its change is
+ * cosmetic: an added file goes without, and one whose upstream file's is
+ * known waits for the length (target_ws_wanted). */
 static unsigned target_need(void *ctx, const td_file_t *tf)
 {
 	const td_file_t *uf;
+	td_need_t n;
 
 	if (!is_file(tf))
 		return TD_NEED_NONE;
 	uf = td_tree_find(ctx, tf->path, tf->path_len);
-	/* an added file: nothing to be cosmetic against */
-	return is_file(uf) ? pair_need(uf, tf) : TD_NEED_FULL | TD_WANT_UNPAIRED;
+	if (!is_file(uf))
+		return TD_NEED_FULL | TD_WANT_UNPAIRED;
+	n = pair_need(uf, tf);
+	return n == TD_NEED_FULL && ws_known(uf) ? n | TD_WANT_WS_LENGTH : n;
+}
+
+/* A change is cosmetic only where the normalised texts are as long. */
+static int target_ws_wanted(void *ctx, const td_file_t *tf, uint64_t ws_bytes)
+{
+	const td_file_t *uf = td_tree_find(ctx, tf->path, tf->path_len);
+
+	return !ws_known(uf) || uf->digest.ws_bytes == ws_bytes;
 }
 
 /* Decide what a source upstream must read (pair_need with each target
@@ -219,7 +238,7 @@ static int digest_side(side_t *s, td_scan_stats_t *stats, td_error_t *err)
 static int target_open(side_t *t, const td_tree_t *upstream, const char *spec, const td_load_opts_t *o,
 		       td_scan_stats_t *stats, td_error_t *err)
 {
-	td_listing_watch_t watch = { .need = target_need, .ctx = (void *)upstream };
+	td_listing_watch_t watch = { .need = target_need, .ws_wanted = target_ws_wanted, .ctx = (void *)upstream };
 	td_listing_t *l = NULL;
 	td_scan_opts_t so;
 	int rc;

@@ -114,16 +114,22 @@ const char *td_cosmetic_name(td_cosmetic_t c)
 	}
 }
 
-/* A modified regular file: equal normalised digests make it cosmetic.
- * Without one on a side it is unknown until td_lines_count reads both. */
+/* A modified regular file: equal normalised digests make it cosmetic,
+ * normalised texts of other lengths not. Else it is unknown until
+ * td_lines_count reads both. */
 static td_cosmetic_t cosmetic_of(const td_file_t *u, const td_file_t *t)
 {
+	const td_digest_t *ud = &u->digest, *td = &t->digest;
+
 	if (u->type != TD_ENTRY_FILE || t->type != TD_ENTRY_FILE)
 		return TD_COSMETIC_NONE;
-	if (!u->has_digest || !t->has_digest || !u->digest.has_sha256_ws || !t->digest.has_sha256_ws)
+	if (!u->has_digest || !t->has_digest)
 		return TD_COSMETIC_UNKNOWN;
-	return memcmp(u->digest.sha256_ws, t->digest.sha256_ws, TD_SHA256_BYTES) ? TD_COSMETIC_NO
-										: TD_COSMETIC_YES;
+	if (ud->has_sha256_ws && td->has_sha256_ws)
+		return memcmp(ud->sha256_ws, td->sha256_ws, TD_SHA256_BYTES) ? TD_COSMETIC_NO : TD_COSMETIC_YES;
+	if (ud->has_ws_bytes && td->has_ws_bytes && ud->ws_bytes != td->ws_bytes)
+		return TD_COSMETIC_NO;
+	return TD_COSMETIC_UNKNOWN;
 }
 
 void td_change_set_cosmetic(td_change_t *c, int v)

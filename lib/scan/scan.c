@@ -386,6 +386,8 @@ static void digester_start(td_digester_t *dg, unsigned want)
 {
 	if (want & TD_WANT_UNPAIRED)
 		td_digester_start_unpaired(dg);
+	else if (want & TD_WANT_WS_LENGTH)
+		td_digester_start_ws_length(dg);
 	else
 		td_digester_start(dg, TD_WANT_NEED(want) == TD_NEED_FULL);
 }
@@ -397,7 +399,8 @@ static int digest_one(pool_t *p, td_digester_t *dg, td_file_t *f, unsigned want)
 	td_digest_t d;
 	int rc;
 
-	digester_start(dg, want);
+	/* streamed: the normalised digest now or never */
+	digester_start(dg, want & ~TD_WANT_WS_LENGTH);
 	rc = td_source_read(p->src, f, sink_digest, dg, &reason, &e);
 	atomic_fetch_add(&p->files_read, 1);
 	if (rc && reason)
@@ -422,6 +425,7 @@ typedef struct lane {
 	td_digester_t *dg;
 	td_file_t *f;
 	size_t index;
+	unsigned want;
 	uint8_t *data;
 	size_t len, off, cap;
 } lane_t;
@@ -435,6 +439,7 @@ static int lane_fill(pool_t *p, lane_t *l, td_file_t *f, size_t index, unsigned 
 
 	l->f = f;
 	l->index = index;
+	l->want = want;
 	l->len = l->off = 0;
 	/* Read into the lane itself: one copy, into memory that stays warm. */
 	if (td_grow((void **)&l->data, &l->cap, (size_t)f->size_bytes + 1, 1)) {
@@ -470,6 +475,15 @@ static int lane_finish(pool_t *p, lane_t *l)
 	td_digest_t d;
 	int rc = td_digester_finish(&d, l->dg);
 
+	/* the normalised digest, from the content still held, when its length
+	 * leaves the change possibly cosmetic */
+	if (!rc && (l->want & TD_WANT_WS_LENGTH) && !d.has_sha256_ws &&
+	    p->watch->ws_wanted(p->watch->ctx, l->f, d.ws_bytes)) {
+		if (!(rc = td_sha256_ws(d.sha256_ws, l->data, l->len)))
+			d.has_sha256_ws = 1;
+		else
+			td_digest_release(&d);
+	}
 	if (rc) {
 		td_error_set(&e, rc, "unable to digest '%s'", l->f->path);
 		pool_fail(p, &e, rc);

@@ -38,6 +38,10 @@ const td_file_t *td_listing_at(const td_listing_t *l, size_t i);
  * its whitespace-normalised digest, which only tells whether such a change
  * is cosmetic, is left out (td_digester_start_unpaired). */
 #define TD_WANT_UNPAIRED 0x10u
+/* With TD_NEED_FULL: of the whitespace-normalised text only its length,
+ * unless watch->ws_wanted, asked once the entry is digested, wants its
+ * SHA-256 too (files held whole in memory; others get both). */
+#define TD_WANT_WS_LENGTH 0x20u
 /* The td_need_t of a want. */
 #define TD_WANT_NEED(w) ((td_need_t)((w) & 0x0fu))
 
@@ -49,8 +53,13 @@ typedef struct td_listing_watch {
 	int (*leave_out)(void *ctx, const td_file_t *f);
 	/* What to compute for an entry the walk found (random-access sources
 	 * only): a td_need_t, with TD_NEED_FULL perhaps or'ed with
-	 * TD_WANT_UNPAIRED; NULL: everything (TD_NEED_FULL). */
+	 * TD_WANT_UNPAIRED or TD_WANT_WS_LENGTH; NULL: everything
+	 * (TD_NEED_FULL). */
 	unsigned (*need)(void *ctx, const td_file_t *f);
+	/* For an entry digested with TD_WANT_WS_LENGTH: 1 when the SHA-256 of
+	 * its whitespace-normalised text, ws_bytes long, is wanted. Required
+	 * when need asks for TD_WANT_WS_LENGTH. */
+	int (*ws_wanted)(void *ctx, const td_file_t *f, uint64_t ws_bytes);
 	void *ctx;
 } td_listing_watch_t;
 

@@ -126,8 +126,11 @@ out:
 	return TD_OK;
 }
 
-static const char load_sql[] = TD_DB_LOAD_SQL("c.sha256_ws", "JOIN", "$1::bigint");
-static const char load_sql_v1[] = TD_DB_LOAD_SQL("NULL::bytea", "JOIN", "$1::bigint");
+static const char *const load_sql[TD_DB_SCHEMA_VERSION] = { /* by schema */
+	TD_DB_LOAD_SQL("NULL::bytea, NULL::bigint", "JOIN", "$1::bigint"),
+	TD_DB_LOAD_SQL("c.sha256_ws, NULL::bigint", "JOIN", "$1::bigint"),
+	TD_DB_LOAD_SQL("c.sha256_ws, c.ws_bytes", "JOIN", "$1::bigint"),
+};
 
 /* The content half of a row. 0, TD_ENOMEM, or 1 when a value is malformed. */
 static int content_from_row(td_digest_t *d, const PGresult *r, int row)
@@ -152,6 +155,12 @@ static int content_from_row(td_digest_t *d, const PGresult *r, int row)
 	d->has_sha256_ws = value_fixed(d->sha256_ws, TD_SHA256_BYTES, r, row, LOAD_SHA256_WS);
 	if (d->has_sha256_ws < 0)
 		return 1;
+	if ((d->has_ws_bytes = !PQgetisnull(r, row, LOAD_WS_BYTES))) {
+		int64_t n = td_pg_i64(r, row, LOAD_WS_BYTES);
+		if (PQgetlength(r, row, LOAD_WS_BYTES) != 8 || n < 0)
+			return 1;
+		d->ws_bytes = (uint64_t)n;
+	}
 	d->sketch_kind = (td_sketch_kind_t)kind;
 	if (value_copy(&sketch, &len, r, row, LOAD_SKETCH))
 		return TD_ENOMEM;
@@ -272,7 +281,7 @@ int td_pg_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 		goto out;
 	if ((rc = td_db_load_reserve(t, db->path, file_count, err)))
 		goto out;
-	r = query(db, db->schema >= 2 ? load_sql : load_sql_v1, 1, NULL, params);
+	r = query(db, load_sql[td_db_schema_index(db)], 1, NULL, params);
 	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
 		rc = td_pg_fail(err, db->pg, r, "read", db->path);
 		goto out;
@@ -304,8 +313,11 @@ out:
 	" c.sketch, c.gitoid, " ws " FROM (SELECT DISTINCT path_id, content_id, type, mode, size, mtime_ns," \
 	" ino, dev FROM entry WHERE type = 1 AND content_id IS NOT NULL) e"                               \
 	" JOIN path p ON p.id = e.path_id JOIN content c ON c.id = e.content_id ORDER BY p.path"
-static const char reuse_sql[] = REUSE_SQL("c.sha256_ws");
-static const char reuse_sql_v1[] = REUSE_SQL("NULL::bytea");
+static const char *const reuse_sql[TD_DB_SCHEMA_VERSION] = { /* by schema */
+	REUSE_SQL("NULL::bytea, NULL::bigint"),
+	REUSE_SQL("c.sha256_ws, NULL::bigint"),
+	REUSE_SQL("c.sha256_ws, c.ws_bytes"),
+};
 
 int td_pg_load_reuse(td_db_t *db, td_tree_t **out, td_error_t *err)
 {
@@ -322,7 +334,7 @@ int td_pg_load_reuse(td_db_t *db, td_tree_t **out, td_error_t *err)
 		td_tree_free(t);
 		return rc;
 	}
-	r = query(db, db->schema >= 2 ? reuse_sql : reuse_sql_v1, 0, NULL, NULL);
+	r = query(db, reuse_sql[td_db_schema_index(db)], 0, NULL, NULL);
 	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
 		rc = td_pg_fail(err, db->pg, r, "read", db->path);
 		goto out;

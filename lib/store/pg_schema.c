@@ -73,6 +73,8 @@ static const char pg_schema_sql[] =
 static const char *const pg_migrations[TD_DB_SCHEMA_VERSION - 1] = {
 	/* 2: the whitespace-normalised SHA-256 */
 	"ALTER TABLE content ADD COLUMN sha256_ws bytea CHECK (sha256_ws IS NULL OR length(sha256_ws) = 32);",
+	/* 3: the length of the whitespace-normalised text */
+	"ALTER TABLE content ADD COLUMN ws_bytes bigint CHECK (ws_bytes IS NULL OR ws_bytes >= 0);",
 };
 
 #define PG_TABLES "'meta', 'content', 'path', 'version', 'entry'"

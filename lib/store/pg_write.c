@@ -32,7 +32,7 @@
 /* COPY data per PQputCopyData call. */
 #define PG_COPY_CHUNK ((size_t)1 << 20)
 
-enum { C_SHA, C_SIZE, C_TLSH, C_STATUS, C_KIND, C_SKETCH, C_GITOID, C_WS, C_COUNT };
+enum { C_SHA, C_SIZE, C_TLSH, C_STATUS, C_KIND, C_SKETCH, C_GITOID, C_WS, C_WS_BYTES, C_COUNT };
 
 typedef struct pg_writer {
 	td_db_writer_t base;
@@ -64,7 +64,7 @@ static void batch_start(pg_writer_t *w)
 {
 	static const uint32_t oid[C_COUNT] = { TD_PG_OID_BYTEA, TD_PG_OID_INT8, TD_PG_OID_BYTEA, TD_PG_OID_INT4,
 					       TD_PG_OID_INT4, TD_PG_OID_BYTEA, TD_PG_OID_BYTEA,
-					       TD_PG_OID_BYTEA };
+					       TD_PG_OID_BYTEA, TD_PG_OID_INT8 };
 
 	td_pg_array_start(&w->paths, TD_PG_OID_BYTEA);
 	for (int i = 0; i < C_COUNT; i++)
@@ -207,24 +207,27 @@ static const char path_sql[] =
  * added here, to C_* and to put_file. A content already there may be
  * filled in: a later scan may know more of the same bytes (the blob id of
  * a git source, the TLSH a SHA-256-only pass left out, or the normalised
- * SHA-256 a database of schema 1 did not hold, as in write.c). */
+ * SHA-256 and its length, which older schemas did not hold, as in write.c). */
 static const char content_sql[] =
 	"WITH t AS MATERIALIZED (SELECT u.*, x.id,"
 	" (x.gitoid IS NULL AND u.gitoid IS NOT NULL) OR (x.sha256_ws IS NULL AND u.sha256_ws IS NOT NULL)"
+	" OR (x.ws_bytes IS NULL AND u.ws_bytes IS NOT NULL)"
 	" OR (x.tlsh IS NULL AND x.sketch IS NULL AND (u.tlsh IS NOT NULL OR u.sketch IS NOT NULL)) AS more,"
 	" x.tlsh IS NULL AND x.sketch IS NULL AND (u.tlsh IS NOT NULL OR u.sketch IS NOT NULL) AS fill"
 	" FROM unnest($1::bytea[], $2::int8[], $3::bytea[], $4::int4[], $5::int4[], $6::bytea[], $7::bytea[],"
-	" $8::bytea[]) WITH ORDINALITY AS u(sha, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws, i)"
+	" $8::bytea[], $9::int8[]) WITH ORDINALITY"
+	" AS u(sha, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws, ws_bytes, i)"
 	" LEFT JOIN content x ON x.sha256 = u.sha),"
-	" ins AS (INSERT INTO content (sha256, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws)"
-	" SELECT DISTINCT ON (sha) sha, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws"
+	" ins AS (INSERT INTO content (sha256, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws,"
+	" ws_bytes) SELECT DISTINCT ON (sha) sha, size, tlsh, tlsh_status, sketch_kind, sketch, gitoid, sha256_ws,"
+	" ws_bytes"
 	" FROM t WHERE id IS NULL ORDER BY sha ON CONFLICT (sha256) DO NOTHING RETURNING id, sha256),"
 	" upd AS (UPDATE content c SET gitoid = coalesce(c.gitoid, f.gitoid),"
 	" tlsh = CASE WHEN f.fill THEN f.tlsh ELSE c.tlsh END,"
 	" tlsh_status = CASE WHEN f.fill THEN f.tlsh_status ELSE c.tlsh_status END,"
 	" sketch_kind = CASE WHEN f.fill THEN f.sketch_kind ELSE c.sketch_kind END,"
 	" sketch = CASE WHEN f.fill THEN f.sketch ELSE c.sketch END,"
-	" sha256_ws = coalesce(c.sha256_ws, f.sha256_ws)"
+	" sha256_ws = coalesce(c.sha256_ws, f.sha256_ws), ws_bytes = coalesce(c.ws_bytes, f.ws_bytes)"
 	" FROM (SELECT DISTINCT ON (id) * FROM t WHERE more ORDER BY id) f WHERE c.id = f.id)"
 	" SELECT t.i, coalesce(t.id, ins.id) FROM t LEFT JOIN ins ON t.id IS NULL AND ins.sha256 = t.sha";
 
@@ -349,6 +352,10 @@ static int put_file(pg_writer_t *w, const td_file_t *f, td_error_t *err)
 				  d->sketch_len);
 		td_pg_array_bytes(&w->content[C_GITOID], f->has_gitoid ? f->gitoid : NULL, TD_GITOID_BYTES);
 		td_pg_array_bytes(&w->content[C_WS], d->has_sha256_ws ? d->sha256_ws : NULL, TD_SHA256_BYTES);
+		if (d->has_ws_bytes)
+			td_pg_array_i64(&w->content[C_WS_BYTES], (int64_t)d->ws_bytes);
+		else
+			td_pg_array_bytes(&w->content[C_WS_BYTES], NULL, 0); /* NULL */
 		w->ncontent++;
 	}
 	if (b->failed)

@@ -208,8 +208,11 @@ void td_db_tlsh_unpack(td_tlsh_t *h, const uint8_t in[TD_DB_TLSH_BYTES])
 }
 
 /* Entries in primary-key order (store_impl.h). */
-static const char load_sql[] = TD_DB_LOAD_SQL("c.sha256_ws", "CROSS JOIN", "?1");
-static const char load_sql_v1[] = TD_DB_LOAD_SQL("NULL", "CROSS JOIN", "?1");
+static const char *const load_sql[TD_DB_SCHEMA_VERSION] = { /* by schema */
+	TD_DB_LOAD_SQL("NULL, NULL", "CROSS JOIN", "?1"),
+	TD_DB_LOAD_SQL("c.sha256_ws, NULL", "CROSS JOIN", "?1"),
+	TD_DB_LOAD_SQL("c.sha256_ws, c.ws_bytes", "CROSS JOIN", "?1"),
+};
 
 /* The files of every version for --reuse: one row per path, content and
  * stat (git versions, with no stat, give one row per path and content),
@@ -221,8 +224,11 @@ static const char load_sql_v1[] = TD_DB_LOAD_SQL("NULL", "CROSS JOIN", "?1");
 	" FROM entry WHERE type = 1 AND content_id IS NOT NULL AND ?1 IS NOT NULL) e"                    \
 	" CROSS JOIN path p ON p.id = e.path_id CROSS JOIN content c ON c.id = e.content_id"             \
 	" ORDER BY p.path"
-static const char reuse_sql[] = REUSE_SQL("c.sha256_ws");
-static const char reuse_sql_v1[] = REUSE_SQL("NULL");
+static const char *const reuse_sql[TD_DB_SCHEMA_VERSION] = {
+	REUSE_SQL("NULL, NULL"),
+	REUSE_SQL("c.sha256_ws, NULL"),
+	REUSE_SQL("c.sha256_ws, c.ws_bytes"),
+};
 
 /* The content half of a row. 0, TD_ENOMEM, or 1 when a value is malformed. */
 static int content_from_row(td_digest_t *d, sqlite3_stmt *st)
@@ -249,6 +255,12 @@ static int content_from_row(td_digest_t *d, sqlite3_stmt *st)
 	d->has_sha256_ws = column_fixed(d->sha256_ws, TD_SHA256_BYTES, st, LOAD_SHA256_WS);
 	if (d->has_sha256_ws < 0)
 		return 1;
+	if ((d->has_ws_bytes = sqlite3_column_type(st, LOAD_WS_BYTES) != SQLITE_NULL)) {
+		sqlite3_int64 n = sqlite3_column_int64(st, LOAD_WS_BYTES);
+		if (sqlite3_column_type(st, LOAD_WS_BYTES) != SQLITE_INTEGER || n < 0)
+			return 1;
+		d->ws_bytes = (uint64_t)n;
+	}
 	d->sketch_kind = (td_sketch_kind_t)kind;
 	if (column_blob(&sketch, &len, st, LOAD_SKETCH))
 		return TD_ENOMEM;
@@ -320,7 +332,7 @@ int td_sq_load_reuse(td_db_t *db, td_tree_t **out, td_error_t *err)
 		rc = td_error_set(err, TD_ENOMEM, "out of memory loading '%s'", db->path);
 		goto out;
 	}
-	rc = sqlite3_prepare_v2(db->db, db->schema >= 2 ? reuse_sql : reuse_sql_v1, -1, &st, NULL);
+	rc = sqlite3_prepare_v2(db->db, reuse_sql[td_db_schema_index(db)], -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_bind_int(st, 1, 1);
 	if (rc != SQLITE_OK) {
@@ -375,7 +387,7 @@ int td_sq_load(td_db_t *db, const char *label, td_tree_t **out, td_error_t *err)
 		goto out;
 	if ((rc = td_db_load_reserve(t, db->path, file_count, err)))
 		goto out;
-	rc = sqlite3_prepare_v2(db->db, db->schema >= 2 ? load_sql : load_sql_v1, -1, &st, NULL);
+	rc = sqlite3_prepare_v2(db->db, load_sql[td_db_schema_index(db)], -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_bind_int64(st, 1, vid);
 	if (rc != SQLITE_OK) {

@@ -74,6 +74,7 @@ const char td_db_schema_sql[] =
 const char *const td_db_migrate_sql[TD_DB_SCHEMA_VERSION - 1] = {
 	"ALTER TABLE content ADD COLUMN sha256_ws BLOB"
 	" CHECK (sha256_ws IS NULL OR length(sha256_ws) = 32);",
+	"ALTER TABLE content ADD COLUMN ws_bytes INTEGER CHECK (ws_bytes IS NULL OR ws_bytes >= 0);",
 };
 
 /* Built at commit, not row by row: for a new database one sort at the end

@@ -53,7 +53,7 @@ struct td_db {
 	char *path;
 	sqlite3 *db;      /* SQLite */
 	struct pg_conn *pg; /* PostgreSQL (libpq's PGconn) */
-	int schema;        /* its user_version: 1 has no content.sha256_ws */
+	int schema;        /* its user_version: 1 has no content.sha256_ws, 2 no content.ws_bytes */
 };
 
 /* What every writer starts with; each backend's writer embeds it first. */
@@ -73,12 +73,13 @@ void td_db_tlsh_unpack(td_tlsh_t *h, const uint8_t in[TD_DB_TLSH_BYTES]);
 
 /* Loading a version: one query for the whole version, entries joined to
  * their path and (if any) their content, the columns in this order. WS is
- * the sha256_ws column, or a NULL of its type for a schema 1 database;
- * JOIN the join to path; WHERE the backend's placeholder for the version id. */
+ * the sha256_ws and ws_bytes columns, each a NULL of its type where the
+ * database's schema lacks it; JOIN the join to path; WHERE the backend's placeholder for the version id. */
 enum {
 	LOAD_PATH, LOAD_TYPE, LOAD_MODE, LOAD_SIZE, LOAD_MTIME, LOAD_INO, LOAD_DEV, LOAD_LINK,
 	LOAD_GITOID, LOAD_SKIP_REASON, LOAD_SKIP_DETAIL, LOAD_CONTENT_ID, LOAD_SHA256, LOAD_CSIZE,
-	LOAD_TLSH, LOAD_TLSH_STATUS, LOAD_SKETCH_KIND, LOAD_SKETCH, LOAD_CGITOID, LOAD_SHA256_WS
+	LOAD_TLSH, LOAD_TLSH_STATUS, LOAD_SKETCH_KIND, LOAD_SKETCH, LOAD_CGITOID, LOAD_SHA256_WS,
+	LOAD_WS_BYTES
 };
 #define TD_DB_LOAD_SQL(ws, join, version)                                                            \
 	"SELECT p.path, e.type, e.mode, e.size, e.mtime_ns, e.ino, e.dev, e.link_target, e.gitoid,"    \
@@ -87,6 +88,12 @@ enum {
 	" FROM entry e " join " path p ON p.id = e.path_id"                                             \
 	" LEFT JOIN content c ON c.id = e.content_id"                                                   \
 	" WHERE e.version_id = " version
+
+/* db->schema - 1, for tables by schema (a schema out of range as 1). */
+static inline int td_db_schema_index(const td_db_t *db)
+{
+	return db->schema >= 1 && db->schema <= TD_DB_SCHEMA_VERSION ? db->schema - 1 : 0;
+}
 
 /* Index of a version id among the ascending ids[0..n); -1 when absent. */
 long td_db_version_index(const int64_t *ids, size_t n, int64_t id);

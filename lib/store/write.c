@@ -31,20 +31,20 @@ static const char *const writer_sql[ST_COUNT] = {
 	[ST_ENTRY_DELETE] = "DELETE FROM entry WHERE version_id = ?1",
 	[ST_PATH_FIND] = "SELECT id FROM path WHERE path = ?1",
 	[ST_PATH_INSERT] = "INSERT INTO path (path) VALUES (?1) ON CONFLICT (path) DO NOTHING",
-	[ST_CONTENT_FIND] = "SELECT id, gitoid IS NULL, tlsh IS NULL AND sketch IS NULL, sha256_ws IS NULL"
-			    " FROM content WHERE sha256 = ?1",
+	[ST_CONTENT_FIND] = "SELECT id, gitoid IS NULL, tlsh IS NULL AND sketch IS NULL,"
+			    " sha256_ws IS NULL OR ws_bytes IS NULL FROM content WHERE sha256 = ?1",
 	[ST_CONTENT_INSERT] = "INSERT INTO content (sha256, size, tlsh, tlsh_status, sketch_kind,"
-			      " sketch, gitoid, sha256_ws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+			      " sketch, gitoid, sha256_ws, ws_bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
 			      " ON CONFLICT (sha256) DO NOTHING",
 	/* A later scan may know more of the same bytes: the blob id (a git
 	 * source), the TLSH a SHA-256-only pass left out, or the normalised
-	 * SHA-256 a database of schema 1 did not hold. */
+	 * SHA-256 and its length, which older schemas did not hold. */
 	[ST_CONTENT_FILL] = "UPDATE content SET gitoid = coalesce(gitoid, ?2),"
 			    " tlsh = CASE WHEN ?6 THEN ?3 ELSE tlsh END,"
 			    " tlsh_status = CASE WHEN ?6 THEN ?4 ELSE tlsh_status END,"
 			    " sketch_kind = CASE WHEN ?6 THEN ?5 ELSE sketch_kind END,"
 			    " sketch = CASE WHEN ?6 THEN ?7 ELSE sketch END,"
-			    " sha256_ws = coalesce(sha256_ws, ?8) WHERE id = ?1",
+			    " sha256_ws = coalesce(sha256_ws, ?8), ws_bytes = coalesce(ws_bytes, ?9) WHERE id = ?1",
 	[ST_ENTRY_INSERT] = "INSERT INTO entry (version_id, path_id, type, mode, size, mtime_ns, ino,"
 			    " dev, content_id, link_target, gitoid, skip_reason, skip_detail)"
 			    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
@@ -400,10 +400,16 @@ static int bind_digest(sqlite3_stmt *st, int col_tlsh, int col_status, int col_k
 	return rc;
 }
 
-static int bind_sha256_ws(sqlite3_stmt *st, int col, const td_digest_t *d)
+/* The normalised SHA-256 at col, its length at col + 1. */
+static int bind_ws(sqlite3_stmt *st, int col, const td_digest_t *d)
 {
-	return d->has_sha256_ws ? sqlite3_bind_blob(st, col, d->sha256_ws, TD_SHA256_BYTES, SQLITE_STATIC)
-				: sqlite3_bind_null(st, col);
+	int rc = d->has_sha256_ws ? sqlite3_bind_blob(st, col, d->sha256_ws, TD_SHA256_BYTES, SQLITE_STATIC)
+				  : sqlite3_bind_null(st, col);
+
+	if (rc == SQLITE_OK)
+		rc = d->has_ws_bytes ? sqlite3_bind_int64(st, col + 1, (sqlite3_int64)d->ws_bytes)
+				     : sqlite3_bind_null(st, col + 1);
+	return rc;
 }
 
 /* Fill in what a content row lacked: the blob id (a git source), or the
@@ -416,7 +422,7 @@ static int content_fill(sq_writer_t *w, const td_file_t *f, sqlite3_int64 id, in
 	int rc = sqlite3_bind_int64(st, 1, id);
 
 	if (rc == SQLITE_OK)
-		rc = bind_sha256_ws(st, 8, &f->digest);
+		rc = bind_ws(st, 8, &f->digest);
 	if (rc == SQLITE_OK)
 		rc = fill_gitoid ? sqlite3_bind_blob(st, 2, f->gitoid, TD_GITOID_BYTES, SQLITE_STATIC)
 				 : sqlite3_bind_null(st, 2);
@@ -441,7 +447,7 @@ static int content_find(sq_writer_t *w, const td_file_t *f, sqlite3_int64 *id)
 	fill_gitoid = sqlite3_column_int(find, 1) && f->has_gitoid;
 	fill_digest = sqlite3_column_int(find, 2) &&
 		      (d->tlsh_status == TD_TLSH_OK || d->sketch_kind != TD_SKETCH_NONE);
-	fill_ws = sqlite3_column_int(find, 3) && d->has_sha256_ws;
+	fill_ws = sqlite3_column_int(find, 3) && (d->has_sha256_ws || d->has_ws_bytes);
 	sqlite3_reset(find);
 	if (fill_gitoid || fill_digest || fill_ws) {
 		rc = content_fill(w, f, *id, fill_gitoid, fill_digest);
@@ -470,7 +476,7 @@ static int content_id(sq_writer_t *w, const td_file_t *f, sqlite3_int64 *id)
 		rc = f->has_gitoid ? sqlite3_bind_blob(ins, 7, f->gitoid, TD_GITOID_BYTES, SQLITE_STATIC)
 				   : sqlite3_bind_null(ins, 7);
 	if (rc == SQLITE_OK)
-		rc = bind_sha256_ws(ins, 8, d);
+		rc = bind_ws(ins, 8, d);
 	if (rc != SQLITE_OK)
 		return rc;
 	if (w->contents_added >= w->contents_found) {

@@ -43,7 +43,7 @@ printf 'garbage%.0s' $(seq 1 300) | dd of="$TMP/corrupt.db" bs=1 seek=12288 conv
 expect_bad "$TMP/corrupt.db" "is corrupt\|malformed\|is not a treedrift database" "corrupt"
 cp "$TMP/db" "$TMP/newer.db"
 sqlite3 "$TMP/newer.db" 'PRAGMA user_version = 99'
-expect_bad "$TMP/newer.db" "written by a newer treedrift (schema 99); this one reads up to 2" "newer schema"
+expect_bad "$TMP/newer.db" "written by a newer treedrift (schema 99); this one reads up to 3" "newer schema"
 s=0; "$TD" show "$TMP/newer.db" >/dev/null 2>"$TMP/err" || s=$?
 check_eq "show of a newer database" "$s" 2
 grep -q "newer treedrift" "$TMP/err" && ok || fail "show: no clear error for a newer database"

@@ -72,6 +72,14 @@ check_eq "content stored once" "$(PGDB=copy1 pg_psql -tA -c 'SELECT count(*) = c
 s=0; "$TD" db copy -q "$TD_PG" "$TMP/back.db" --label v2 || s=$?
 check_eq "copy PostgreSQL to SQLite" "$s" 0
 check_eq "one version back" "$("$TD" versions "$TMP/back.db" | awk 'NR > 1 && $1 ~ /^v/ {print $1}')" v2
+check_eq "the normalised digests and lengths there and back" \
+	"$(sqlite3 "$TMP/back.db" 'SELECT group_concat(hex(sha256) || hex(sha256_ws) || ws_bytes, "") FROM
+		(SELECT * FROM content WHERE id IN (SELECT content_id FROM entry) ORDER BY sha256)' | sha256sum)" \
+	"$(sqlite3 "$TMP/sq.db" 'SELECT group_concat(hex(sha256) || hex(sha256_ws) || ws_bytes, "") FROM
+		(SELECT * FROM content WHERE id IN (SELECT content_id FROM entry e JOIN version v ON v.id = e.version_id
+		WHERE v.label = '"'v2'"') ORDER BY sha256)' | sha256sum)"
+check_eq "every content with its normalised digest and length" \
+	"$(sqlite3 "$TMP/back.db" 'SELECT count(*) FROM content WHERE sha256_ws IS NULL OR ws_bytes IS NULL')" 0
 s=0; "$TD" check -q "$TMP/back.db" || s=$?
 check_eq "check the copy" "$s" 0
 s=0; "$TD" db copy -q "$TMP/sq.db" "$(pg_uri copy1)" 2>err || s=$?
@@ -176,24 +184,31 @@ s=0; "$TD" versions "$(pg_uri other)" 2>err || s=$?
 check_eq "someone else's tables" "$s" 2
 grep -q "is not a treedrift database" err && ok || fail "foreign: $(cat err)"
 
-# a database of schema 1 (no content.sha256_ws) is read as it is and migrated
-# by its next writer
-pg_psql -q -c "CREATE DATABASE old"
-OLD=$(pg_uri old)
-"$TD" scan -q "$EX/upstream" -o "$OLD" --label v1
-PGDB=old pg_psql -q -c "ALTER TABLE content DROP COLUMN sha256_ws" -c "UPDATE meta SET value = '1' WHERE key = 'schema'"
-s=0; "$TD" compare "$OLD" "$EX/vendor" --format json >old.json || s=$?
-check_eq "schema 1 read as it is" "$s" 1
-check_eq "schema 1 not migrated by a reader" "$(PGDB=old pg_psql -tA -c "SELECT value FROM meta WHERE key = 'schema'")" 1
-s=0; "$TD" scan -q "$EX/vendor" -o "$OLD" --label v2 || s=$?
-check_eq "schema 1 appended to" "$s" 0
-check_eq "migrated to schema 2" "$(PGDB=old pg_psql -tA -c "SELECT value FROM meta WHERE key = 'schema'")" 2
-check_eq "the normalised digest filled in, for the content v1 shares too" \
-	"$(PGDB=old pg_psql -tA -c "SELECT count(*) FILTER (WHERE c.sha256_ws IS NULL) || ' of ' || (count(*) > 1)
-		FROM content c JOIN entry e ON e.content_id = c.id JOIN version v ON v.id = e.version_id
-		WHERE v.label = 'v2' AND c.id IN (SELECT content_id FROM entry WHERE version_id <> v.id)")" "0 of true"
-s=0; "$TD" check -q "$OLD" || s=$?
-check_eq "check after the migration" "$s" 0
+# databases of schema 1 (no content.sha256_ws) and 2 (no content.ws_bytes) are
+# read as they are and migrated by their next writer, to schema 3
+for v in 1 2; do
+	pg_psql -q -c "CREATE DATABASE old$v"
+	OLD=$(pg_uri old$v)
+	"$TD" scan -q "$EX/upstream" -o "$OLD" --label v1
+	drop="ALTER TABLE content DROP COLUMN ws_bytes"
+	[ "$v" = 1 ] && drop="$drop, DROP COLUMN sha256_ws"
+	PGDB=old$v pg_psql -q -c "$drop" -c "UPDATE meta SET value = '$v' WHERE key = 'schema'"
+	s=0; "$TD" compare "$OLD" "$EX/vendor" --format json >old.json || s=$?
+	check_eq "schema $v read as it is" "$s" 1
+	check_eq "schema $v not migrated by a reader" \
+		"$(PGDB=old$v pg_psql -tA -c "SELECT value FROM meta WHERE key = 'schema'")" "$v"
+	s=0; "$TD" scan -q "$EX/vendor" -o "$OLD" --label v2 || s=$?
+	check_eq "schema $v appended to" "$s" 0
+	check_eq "schema $v migrated to schema 3" \
+		"$(PGDB=old$v pg_psql -tA -c "SELECT value FROM meta WHERE key = 'schema'")" 3
+	check_eq "schema $v: the normalised digest and its length filled in, for the content v1 shares too" \
+		"$(PGDB=old$v pg_psql -tA -c "SELECT count(*) FILTER (WHERE c.sha256_ws IS NULL OR c.ws_bytes IS NULL)
+			|| ' of ' || (count(*) > 1)
+			FROM content c JOIN entry e ON e.content_id = c.id JOIN version v ON v.id = e.version_id
+			WHERE v.label = 'v2' AND c.id IN (SELECT content_id FROM entry WHERE version_id <> v.id)")" "0 of true"
+	s=0; "$TD" check -q "$OLD" || s=$?
+	check_eq "schema $v: check after the migration" "$s" 0
+done
 
 # ---- many writers at once ----
 pg_psql -q -c "CREATE DATABASE many"

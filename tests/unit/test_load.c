@@ -154,20 +154,23 @@ static const td_file_t *find(const td_tree_t *t, const char *path)
 /* A directory target against a database is read as it is walked, each
  * file as far as its upstream file asks: an identical one for SHA-256
  * alone, one of the same size again in full once it differs, a grown one
- * in full, an added one in full but for the whitespace-normalised digest
- * (nothing to be cosmetic against). */
+ * in full. Of the whitespace-normalised text, which only tells whether a
+ * change is cosmetic: an added file gets nothing; a grown one its length,
+ * and its digest only when the length is upstream's (spaced.c, spaces
+ * added). */
 static void test_reads_what_is_needed(void)
 {
 	static const struct {
 		const char *path;
 		uint64_t seed;
 		size_t len;
-		int sha_only, ws;
+		int sha_only, ws, ws_bytes;
 	} want[] = {
-		{ "same.c", 1, 3000, 1, 0 },
-		{ "back.c", 21, 3000, 0, 1 },
-		{ "grown.c", 30, 3500, 0, 1 },
-		{ "new.c", 40, 3000, 0, 0 },
+		{ "same.c", 1, 3000, 1, 0, 0 },
+		{ "back.c", 21, 3000, 0, 1, 1 },
+		{ "grown.c", 30, 3500, 0, 0, 1 },
+		{ "new.c", 40, 3000, 0, 0, 0 },
+		{ "spaced.c", 50, 3000, 0, 1, 1 },
 	};
 	td_load_opts_t lo;
 	td_scan_stats_t st = { 0 };
@@ -181,27 +184,47 @@ static void test_reads_what_is_needed(void)
 	fx_add_text(up, "same.c", 1, 3000);
 	fx_add_text(up, "back.c", 20, 3000);
 	fx_add_text(up, "grown.c", 30, 3000);
+	fx_add_text(up, "spaced.c", 50, 3000);
 	fx_db_add(db_path, up);
 	td_tree_free(up);
 	up = NULL;
 	CHECK(mkdir(tgt_dir, 0755) == 0);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		write_text(tgt_dir, want[i].path, want[i].seed, want[i].len);
+	{ /* spaced.c again, with spaces added */
+		char *s = fx_text(50, 3000), *spaced = malloc(3004);
+		CHECK(s && spaced);
+		if (s && spaced) {
+			memcpy(spaced, s, 3000);
+			memcpy(spaced + 3000, " \t  ", 4);
+			write_file(tgt_dir, "spaced.c", spaced, 3004);
+		}
+		free(s);
+		free(spaced);
+	}
 
 	td_load_opts_init(&lo);
 	CHECK(td_load_pair(&up, &tgt, db_path, tgt_dir, &lo, &st, &err) == 0);
 	if (up && tgt) {
-		CHECK_INT(tgt->count, 4);
+		CHECK_INT(tgt->count, 5);
 		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 			const td_file_t *f = find(tgt, want[i].path);
 			CHECK(f && f->has_digest);
 			CHECK_INT(f && f->digest.sha_only, want[i].sha_only);
 			CHECK_INT(f && f->digest.has_sha256_ws, want[i].ws);
+			CHECK_INT(f && f->digest.has_ws_bytes, want[i].ws_bytes);
 			CHECK(!f || want[i].sha_only || f->digest.tlsh_status == TD_TLSH_OK);
 		}
+		{ /* the digests that decide cosmetic changes */
+			const td_file_t *us = find(up, "spaced.c"), *ts = find(tgt, "spaced.c");
+			const td_file_t *ug = find(up, "grown.c"), *tg = find(tgt, "grown.c");
+			CHECK(us && ts && us->digest.has_ws_bytes && us->digest.ws_bytes == ts->digest.ws_bytes &&
+			      !memcmp(us->digest.sha256_ws, ts->digest.sha256_ws, TD_SHA256_BYTES));
+			CHECK(ug && tg && ug->digest.has_ws_bytes && ug->digest.ws_bytes != tg->digest.ws_bytes);
+		}
 		/* back.c twice: SHA-256 first, then in full */
-		CHECK_INT(st.files_read, 5);
-		CHECK_INT(st.files_listed, 4);
+		CHECK_INT(st.files_read, 6);
+		CHECK_INT(st.files_listed, 5);
 	}
 	td_tree_free(up);
 	td_tree_free(tgt);

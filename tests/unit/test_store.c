@@ -103,6 +103,9 @@ static void add_tlsh_file(td_tree_t *t, const char *path, size_t path_len, uint6
 	f.digest.has_sha256_ws = (int)(rng() & 1);
 	if (f.digest.has_sha256_ws)
 		fill_random(f.digest.sha256_ws, TD_SHA256_BYTES);
+	f.digest.has_ws_bytes = (int)(rng() & 1);
+	if (f.digest.has_ws_bytes)
+		f.digest.ws_bytes = rng() >> 2;
 	f.has_gitoid = 1;
 	fill_random(f.gitoid, TD_GITOID_BYTES);
 	td_tree_append(t, &f);
@@ -278,7 +281,8 @@ static void check_tree_equal(const td_tree_t *got, const td_tree_t *want)
 			     (!a->sketch_len || !memcmp(a->sketch, b->sketch, a->sketch_len)) &&
 			     (a->sketch_kind == TD_SKETCH_NONE) == (a->sketch == NULL) &&
 			     a->has_sha256_ws == b->has_sha256_ws &&
-			     (!a->has_sha256_ws || !memcmp(a->sha256_ws, b->sha256_ws, 32));
+			     (!a->has_sha256_ws || !memcmp(a->sha256_ws, b->sha256_ws, 32)) &&
+			     a->has_ws_bytes == b->has_ws_bytes && (!a->has_ws_bytes || a->ws_bytes == b->ws_bytes);
 			if (ok && a->tlsh_status == TD_TLSH_OK)
 				ok = a->tlsh.checksum == b->tlsh.checksum && a->tlsh.lvalue == b->tlsh.lvalue &&
 				     a->tlsh.q1_ratio == b->tlsh.q1_ratio && a->tlsh.q2_ratio == b->tlsh.q2_ratio &&
@@ -967,7 +971,12 @@ static void test_open_errors(void)
 	CHECK_INT(write_db(newer, TD_DB_CREATE, &v1, 1, 0), 0);
 	CHECK_INT(exec_on(newer, "PRAGMA user_version = 99"), SQLITE_OK);
 	CHECK_INT(td_db_open(&db, newer, &err), TD_ENEWER);
-	CHECK(strstr(err.msg, "was written by a newer treedrift (schema 99); this one reads up to 2") != NULL);
+	{
+		char want[128];
+		snprintf(want, sizeof(want), "was written by a newer treedrift (schema 99); this one reads up to %d",
+			 TD_DB_SCHEMA_VERSION);
+		CHECK(strstr(err.msg, want) != NULL);
+	}
 
 	CHECK_INT(write_db(zero, TD_DB_CREATE, &v1, 1, 0), 0);
 	CHECK_INT(exec_on(zero, "PRAGMA user_version = 0"), SQLITE_OK);
@@ -1178,9 +1187,10 @@ static void test_corrupt(void)
 /* An 80k-file version with kernel-like paths: time to write, load and
  * match, and the database size for it and for versions that differ from
  * it in 1% of files. */
-/* A database of schema 1 (no content.sha256_ws), as an older build
- * wrote it: made here with that schema's SQL rather than kept as a blob. */
-static void make_schema1_db(const char *path)
+/* A database of schema 1 (no content.sha256_ws) or 2 (no
+ * content.ws_bytes), as an older build wrote it: made here with that
+ * schema's SQL rather than kept as a blob. */
+static void make_old_db(const char *path, int schema)
 {
 	static const char rows[] =
 		"PRAGMA user_version = 1;"
@@ -1198,6 +1208,12 @@ static void make_schema1_db(const char *path)
 	CHECK_INT(exec_on(path, rows), SQLITE_OK);
 	snprintf(app_id, sizeof(app_id), "PRAGMA application_id = %d", TD_DB_APPLICATION_ID);
 	CHECK_INT(exec_on(path, app_id), SQLITE_OK);
+	for (int v = 1; v < schema; v++) {
+		char pragma[64];
+		CHECK_INT(exec_on(path, td_db_migrate_sql[v - 1]), SQLITE_OK);
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
+		CHECK_INT(exec_on(path, pragma), SQLITE_OK);
+	}
 }
 
 static long long user_version_of(const char *path)
@@ -1215,17 +1231,19 @@ static long long user_version_of(const char *path)
 	return v;
 }
 
-/* Schema 1 is read as it is (no normalised digest), and migrated on
- * write: the column added, user_version 2, old rows filled in when a
- * later scan knows the same bytes. */
-static void test_schema1_migration(void)
+/* Schemas 1 and 2 are read as they are (no normalised digest, no length
+ * of the normalised text), and migrated on write: the columns added,
+ * user_version the current one, old rows filled in when a later scan
+ * knows the same bytes. */
+static void test_old_schema_migration(int schema)
 {
-	const char *path = tpath("schema1.db");
+	const char *path = tpath("old-schema.db");
 	td_tree_t *old = NULL, *t = tree_new("new"), *got = NULL;
 	td_db_t *db = NULL;
 	td_error_t err = { 0 };
 
-	make_schema1_db(path);
+	make_old_db(path, schema);
+	CHECK_INT(user_version_of(path), schema);
 	CHECK_INT(td_db_open(&db, path, &err), 0);
 	CHECK_INT(td_db_check(db, &err), 0);
 	CHECK_INT(td_db_load(&old, db, "old", &err), 0);
@@ -1245,9 +1263,12 @@ static void test_schema1_migration(void)
 		memcpy(f.digest.sketch, old->files[0].digest.sketch, 100);
 		f.digest.has_sha256_ws = 1;
 		memset(f.digest.sha256_ws, 0x5a, TD_SHA256_BYTES);
+		f.digest.has_ws_bytes = 1;
+		f.digest.ws_bytes = 77;
 		td_tree_append(t, &f);
 	}
 	t->files[0].digest.has_sha256_ws = 1;
+	t->files[0].digest.has_ws_bytes = 1;
 	td_tree_sort(t);
 	CHECK_INT(write_db(path, TD_DB_APPEND, &t, 1, 0), 0);
 	CHECK_INT(user_version_of(path), TD_DB_SCHEMA_VERSION);
@@ -1258,15 +1279,16 @@ static void test_schema1_migration(void)
 	old = NULL;
 	CHECK_INT(td_db_load(&old, db, "old", &err), 0);
 	CHECK(old && old->files[0].digest.has_sha256_ws && old->files[0].digest.sha256_ws[0] == 0x5a);
-	CHECK(old && !old->files[1].digest.has_sha256_ws);
+	CHECK(old && old->files[0].digest.has_ws_bytes && old->files[0].digest.ws_bytes == 77);
+	CHECK(old && !old->files[1].digest.has_sha256_ws && !old->files[1].digest.has_ws_bytes);
 	CHECK_INT(td_db_load(&got, db, "new", &err), 0);
 	if (got)
 		check_tree_equal(got, t);
 	td_db_free(db);
 
 	/* A new database is made at the current schema directly. */
-	CHECK_INT(write_db(tpath("schema2.db"), TD_DB_CREATE, &t, 1, 0), 0);
-	CHECK_INT(user_version_of(tpath("schema2.db")), TD_DB_SCHEMA_VERSION);
+	CHECK_INT(write_db(tpath("current.db"), TD_DB_CREATE, &t, 1, 0), 0);
+	CHECK_INT(user_version_of(tpath("current.db")), TD_DB_SCHEMA_VERSION);
 	td_tree_free(got);
 	td_tree_free(old);
 	td_tree_free(t);
@@ -1608,7 +1630,8 @@ int main(void)
 	test_disk_full_tmpfs();
 	test_corrupt();
 	test_add_scan();
-	test_schema1_migration();
+	test_old_schema_migration(1);
+	test_old_schema_migration(2);
 	if (!getenv("TD_TEST_QUICK"))
 		test_scale();
 	if (!getenv("TD_TEST_KEEP"))

@@ -2,9 +2,11 @@
 # blank lines) is cosmetic: distance 0, clean, its line counts kept, shown
 # apart in the totals and every format; a real change, a joined line and a
 # binary file are not. Against a database the scan's normalised SHA-256
-# decides; a database of schema 1 (made here from a new one, as an older
-# treedrift wrote it) has none: the content decides while it can be read,
-# else the file is unknown, and a write migrates the database.
+# decides, and the length of the normalised text spares the target's digest
+# where it differs; a database of schema 2 (made here from a new one, as an
+# older treedrift wrote it) has no length: the target's digest decides; one
+# of schema 1 has neither: the content decides while it can be read, else
+# the file is unknown, and a write migrates the database.
 python3 - <<'PY'
 import os
 body = "".join("static int value_%d(int a, int b)\n{\n\tif (a > b)\n\t\treturn a - b;\n\treturn b - a + %d;\n}\n\n" % (i, i) for i in range(60))
@@ -48,9 +50,15 @@ $TD compare -q new.db tg -f csv | cut -d, -f1-4,15,18 || true
 echo "== without line counts, the database alone decides"
 $TD compare -q new.db tg --no-lines -f csv | cut -d, -f1-4,15,18 || true
 
+echo "== a database of schema 2"
+$TD scan -q up -o two.db --label v1
+sqlite3 two.db 'ALTER TABLE content DROP COLUMN ws_bytes; PRAGMA user_version = 2;'
+$TD check two.db
+$TD compare -q two.db tg --no-lines -f csv | cut -d, -f1-4,15,18 || true
+
 echo "== a database of schema 1"
 $TD scan -q up -o old.db --label v1
-sqlite3 old.db 'ALTER TABLE content DROP COLUMN sha256_ws; PRAGMA user_version = 1;'
+sqlite3 old.db 'ALTER TABLE content DROP COLUMN ws_bytes; ALTER TABLE content DROP COLUMN sha256_ws; PRAGMA user_version = 1;'
 $TD check old.db
 echo "content read from the scanned directory:"
 $TD compare -q old.db tg -f csv | cut -d, -f1-4,15,18 || true
@@ -58,6 +66,6 @@ echo "without line counts:"
 $TD compare -q old.db tg --no-lines || echo "exit $?"
 echo "== migrated on write"
 $TD scan -q tg -o old.db --label v2
-sqlite3 old.db 'PRAGMA user_version; SELECT count(*) FROM content WHERE sha256_ws IS NULL;'
+sqlite3 old.db 'PRAGMA user_version; SELECT count(*) FROM content WHERE sha256_ws IS NULL OR ws_bytes IS NULL;'
 $TD check old.db
 $TD compare -q old.db tg -b v1 --no-lines -f csv | cut -d, -f1-4,18 || true
