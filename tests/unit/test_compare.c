@@ -197,11 +197,13 @@ out:
 }
 
 /* A modified file whose only change is whitespace scores 0, clean; one
- * whose side has no normalised digest (a schema 1 database) is unknown. */
+ * whose side has no normalised digest (a schema 1 database) is unknown.
+ * With only the normalised texts' lengths on a side (compare's target), other
+ * lengths are not cosmetic, the same length unknown. */
 static void test_cosmetic(void)
 {
 	td_tree_t *up = fx_tree(NULL), *tg = fx_tree(NULL);
-	char *base = fx_text(3, 8000), *spaced = malloc(16002), *edited = strdup(base);
+	char *base = fx_text(3, 8000), *spaced = malloc(16002), *edited = strdup(base), *grown = malloc(8003);
 	td_result_t *r = NULL;
 	td_error_t err = { 0 };
 	size_t n = 0;
@@ -222,8 +224,17 @@ static void test_cosmetic(void)
 	add_file(up, "c.c", base);
 	add_file(tg, "c.c", spaced);
 	tg->files[2].digest.has_sha256_ws = 0; /* as loaded from a schema 1 database */
+	snprintf(grown, 8003, "%sxy", base);
+	add_file(up, "d.c", base);
+	add_file(tg, "d.c", grown);
+	add_file(up, "e.c", base);
+	add_file(tg, "e.c", spaced);
+	for (size_t i = 3; i < 5; i++) {
+		CHECK(tg->files[i].digest.has_ws_bytes);
+		tg->files[i].digest.has_sha256_ws = 0; /* the length alone */
+	}
 	CHECK_INT(td_compare(&r, up, tg, NULL, &err), 0);
-	if (r && r->count == 3) {
+	if (r && r->count == 5) {
 		CHECK_INT(r->changes[0].status, TD_STATUS_MODIFIED);
 		CHECK_INT(r->changes[0].cosmetic, TD_COSMETIC_YES);
 		CHECK_INT(r->changes[0].distance, 0);
@@ -232,9 +243,11 @@ static void test_cosmetic(void)
 		CHECK(r->changes[1].distance > 0);
 		CHECK_INT(r->changes[2].cosmetic, TD_COSMETIC_UNKNOWN);
 		CHECK(r->changes[2].distance > 0);
-		CHECK_INT(r->totals.modified, 3);
+		CHECK_INT(r->changes[3].cosmetic, TD_COSMETIC_NO);
+		CHECK_INT(r->changes[4].cosmetic, TD_COSMETIC_UNKNOWN);
+		CHECK_INT(r->totals.modified, 5);
 		CHECK_INT(r->totals.cosmetic, 1);
-		CHECK_INT(r->totals.cosmetic_unknown, 1);
+		CHECK_INT(r->totals.cosmetic_unknown, 2);
 		CHECK_STR(td_cosmetic_name(TD_COSMETIC_YES), "yes");
 		CHECK(td_cosmetic_name(TD_COSMETIC_NONE) == NULL);
 	} else {
@@ -244,6 +257,7 @@ static void test_cosmetic(void)
 	free(base);
 	free(spaced);
 	free(edited);
+	free(grown);
 }
 
 /* td_tree_sort: byte order with a prefix first ('.' before '/'), whether

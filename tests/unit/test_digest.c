@@ -13,16 +13,28 @@
 
 #define UNIFORM_BYTES 100000
 
-static void digest_pieces(td_digest_t *out, const uint8_t *data, size_t len, size_t piece)
+/* td_digester_start(dg, 1), or with only the normalised text's length. */
+static void start_full(td_digester_t *dg)
+{
+	td_digester_start(dg, 1);
+}
+
+static void digest_pieces_as(td_digest_t *out, const uint8_t *data, size_t len, size_t piece,
+			     void (*start)(td_digester_t *))
 {
 	td_digester_t *dg = NULL;
 
 	CHECK_INT(td_digester_new(&dg), 0);
-	td_digester_start(dg, 1);
+	start(dg);
 	for (size_t off = 0; off < len; off += piece)
 		CHECK_INT(td_digester_update(dg, data + off, len - off < piece ? len - off : piece), 0);
 	CHECK_INT(td_digester_finish(out, dg), 0);
 	td_digester_free(dg);
+}
+
+static void digest_pieces(td_digest_t *out, const uint8_t *data, size_t len, size_t piece)
+{
+	digest_pieces_as(out, data, len, piece, start_full);
 }
 
 static void digest_paired2(td_digest_t *out, const uint8_t *data, size_t len, td_digest_t *out_other,
@@ -197,6 +209,11 @@ static void test_whitespace_digest(void)
 	}
 	digest_pieces(&d, (const uint8_t *)"a\0b \n", 5, 5); /* binary: not normalised */
 	CHECK(d.has_sha256_ws && !memcmp(d.sha256_ws, d.sha256, TD_SHA256_BYTES));
+	CHECK(d.has_ws_bytes && d.ws_bytes == 5);
+	td_digest_release(&d);
+	digest_pieces_as(&d, (const uint8_t *)"a b \n\n\0 x", 10, 3, td_digester_start_ws_length);
+	CHECK(d.has_sha256_ws && !memcmp(d.sha256_ws, d.sha256, TD_SHA256_BYTES));
+	CHECK(d.has_ws_bytes && d.ws_bytes == 10);
 	td_digest_release(&d);
 	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) { /* the one-shot agrees */
 		uint8_t one[TD_SHA256_BYTES];
@@ -217,7 +234,7 @@ static void test_whitespace_digest(void)
 		td_digester_start_unpaired(dg);
 		CHECK_INT(td_digester_update(dg, same[0], strlen(same[0])), 0);
 		CHECK_INT(td_digester_finish(&d, dg), 0);
-		CHECK(!d.sha_only && !d.has_sha256_ws && !memcmp(d.sha256, ref.sha256, TD_SHA256_BYTES));
+		CHECK(!d.sha_only && !d.has_sha256_ws && !d.has_ws_bytes && !memcmp(d.sha256, ref.sha256, TD_SHA256_BYTES));
 		CHECK(d.tlsh_status == ref.tlsh_status && d.sketch_len == ref.sketch_len &&
 		      !memcmp(d.sketch, ref.sketch, ref.sketch_len));
 		td_digest_release(&d);
@@ -232,7 +249,7 @@ static void test_whitespace_digest(void)
 }
 
 /* The normalisation as doc/db-schema.md words it, one byte at a time. */
-static void ws_reference(uint8_t out[TD_SHA256_BYTES], const uint8_t *p, size_t n)
+static size_t ws_reference(uint8_t out[TD_SHA256_BYTES], const uint8_t *p, size_t n)
 {
 	uint8_t *buf = malloc(n + 1);
 	size_t len = 0;
@@ -255,6 +272,7 @@ static void ws_reference(uint8_t out[TD_SHA256_BYTES], const uint8_t *p, size_t 
 		buf[len++] = '\n';
 	EVP_Digest(buf, len, out, &hl, EVP_sha256(), NULL);
 	free(buf);
+	return len;
 }
 
 /* Long text with every class of byte, runs of blank lines and lines of
@@ -275,12 +293,17 @@ static void test_whitespace_long(void)
 			x = x * 1103515245u + 12345u;
 			text[i] = (uint8_t)alphabet[(x >> 16) % (sizeof(alphabet) - 1)];
 		}
-		ws_reference(want, text, n);
+		size_t want_len = ws_reference(want, text, n);
 		CHECK_INT(td_sha256_ws(one, text, n), 0);
 		CHECK(!memcmp(one, want, TD_SHA256_BYTES));
 		for (size_t piece = 1; piece <= 4099; piece = piece * 3 + 7) {
 			digest_pieces(&d, text, n, piece);
 			CHECK(d.has_sha256_ws && !memcmp(d.sha256_ws, want, TD_SHA256_BYTES));
+			CHECK(d.has_ws_bytes && d.ws_bytes == want_len);
+			td_digest_release(&d);
+			/* the length alone, the same */
+			digest_pieces_as(&d, text, n, piece, td_digester_start_ws_length);
+			CHECK(!d.has_sha256_ws && d.has_ws_bytes && d.ws_bytes == want_len);
 			td_digest_release(&d);
 		}
 		free(text);
