@@ -179,10 +179,10 @@ static void ws_pack_init(void)
  * a break is kept when a kept byte comes after the break before it, which
  * is the carry of ~N + K (it runs through the bytes that are not breaks,
  * from each kept byte up to the next break; the carry out of the top is
- * the line state). Then 8 bytes at a time are packed with pshufb. Writes
- * up to 8 bytes past the result. */
-__attribute__((target("ssse3,popcnt")))
-static size_t ws_normalise_ssse3(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
+ * the line state). Then 8 bytes at a time are packed with pshufb; with
+ * pack 0 they are only counted. Writes up to 8 bytes past the result. */
+__attribute__((target("ssse3,popcnt"), always_inline))
+static inline size_t ws_scan_ssse3(uint8_t *out, const uint8_t *p, size_t n, int *line_kept, int pack)
 {
 	const __m128i space = _mm_set1_epi8(' '), newline = _mm_set1_epi8('\n');
 	const __m128i tab = _mm_set1_epi8('\t'), four = _mm_set1_epi8('\r' - '\t');
@@ -207,6 +207,10 @@ static size_t ws_normalise_ssse3(uint8_t *out, const uint8_t *p, size_t n, int *
 		s2 = s1 + carry;
 		carry = (uint64_t)(s1 < z) | (uint64_t)(s2 < s1);
 		keep |= s2 & nl;
+		if (!pack) {
+			len += (size_t)__builtin_popcountll(keep);
+			continue;
+		}
 		for (int g = 0; g < 8; g++) {
 			unsigned m = (unsigned)(keep >> (8 * g)) & 0xff;
 			__m128i v = _mm_loadl_epi64((const __m128i *)(p + i + 8 * g));
@@ -220,17 +224,31 @@ static size_t ws_normalise_ssse3(uint8_t *out, const uint8_t *p, size_t n, int *
 	*line_kept = line;
 	return len;
 }
+
+__attribute__((target("ssse3,popcnt")))
+static size_t ws_normalise_ssse3(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
+{
+	return ws_scan_ssse3(out, p, n, line_kept, 1);
+}
+
+__attribute__((target("ssse3,popcnt")))
+static size_t ws_length_ssse3(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
+{
+	return ws_scan_ssse3(out, p, n, line_kept, 0);
+}
 #endif
 
 /* out has room for n + WS_SLACK_BYTES. */
 #define WS_SLACK_BYTES 16
 
-static size_t ws_normalise(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
+/* With pack 0, only the length of the result counts (out is written all
+ * the same). */
+static size_t ws_normalise(uint8_t *out, const uint8_t *p, size_t n, int *line_kept, int pack)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	if (__builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt") &&
 	    !pthread_once(&ws_pack_once, ws_pack_init))
-		return ws_normalise_ssse3(out, p, n, line_kept);
+		return pack ? ws_normalise_ssse3(out, p, n, line_kept) : ws_length_ssse3(out, p, n, line_kept);
 #endif
 	return ws_normalise_scalar(out, p, n, line_kept);
 }
@@ -247,7 +265,7 @@ static int ws_update(td_digester_t *dg, const uint8_t *p, size_t n)
 		dg->ws_binary = 1;
 		return TD_OK;
 	}
-	len = ws_normalise(dg->ws_buf, p, n, &dg->ws_line);
+	len = ws_normalise(dg->ws_buf, p, n, &dg->ws_line, dg->want_ws == WS_DIGEST);
 	dg->ws_bytes += len;
 	return dg->want_ws == WS_LENGTH || EVP_DigestUpdate(dg->ws, dg->ws_buf, len) ? TD_OK : TD_EIO;
 }
@@ -272,7 +290,7 @@ int td_sha256_ws(uint8_t out[TD_SHA256_BYTES], const void *data, size_t len)
 	} else {
 		for (size_t off = 0; off < len; off += DIGEST_BLOCK_BYTES) {
 			size_t k = len - off < DIGEST_BLOCK_BYTES ? len - off : DIGEST_BLOCK_BYTES;
-			if (!EVP_DigestUpdate(ctx, buf, ws_normalise(buf, p + off, k, &line)))
+			if (!EVP_DigestUpdate(ctx, buf, ws_normalise(buf, p + off, k, &line, 1)))
 				goto out;
 		}
 		if (line && !EVP_DigestUpdate(ctx, &lf, 1))
