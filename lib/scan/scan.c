@@ -107,7 +107,7 @@ static void report_progress(const td_scan_opts_t *opts, progress_t *p)
 
 typedef struct slot {
 	td_file_t *f;         /* in files[], or in the caller's tree when borrowed */
-	unsigned char want;   /* what the workers compute: a td_need_t, and TD_WANT_UNPAIRED */
+	unsigned char want;   /* what the workers compute: a td_need_t and TD_WANT_* flags */
 	atomic_uchar final;   /* *f is done with: digested, skipped, or nothing to do */
 } slot_t;
 
