@@ -9,9 +9,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$1"
 . "$here/common.sh"
-g init -q r
-cd r
-for f in x y; do src $f > $f.c; done
+repo x y
 g add -A && g commit -qm base && g tag base
 sed -i 's/^int x_v10 = 70;$/int x_v10 = 71;/' x.c
 sed -i 's/^int y_v10 = 70;$/int y_v10 = 71;/' y.c

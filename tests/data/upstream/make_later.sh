@@ -27,9 +27,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$1"
 . "$here/common.sh"
-g init -q r
-cd r
-for f in g h k m n p q s t; do src $f > $f.c; done
+repo g h k m n p q s t
 g add -A && g commit -qm base && g tag base
 
 revert() { # SUBJECT [ID]: revert HEAD, naming it by ID (default: in full)

@@ -20,9 +20,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$1"
 . "$here/common.sh"
-g init -q r
-cd r
-for f in a b c d e f gone; do src $f > $f.c; done
+repo a b c d e f gone
 printf 'obj-y += a.o b.o c.o d.o f.o gone.o\nobj-$(CONFIG_E) += e.o\n' > Kbuild
 g add -A && g commit -qm base && g tag base
 
