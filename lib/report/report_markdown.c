@@ -200,15 +200,15 @@ static void md_patches(FILE *f, const td_analysis_t *a, int policy)
 /* Fixes the Markdown lists at most; the JSON has every commit. */
 #define MD_FIXES_MAX 50
 
-/* With --history: the fixes among the upstream commits the target lacks
- * (missing or partial), in the analysis's order (a CVE first), and the
- * counts. The commits that are no fixes are only counted. */
 /* A commit id, cut to git's 12 digits. */
 static void md_commit(FILE *f, const char *id)
 {
 	fprintf(f, "%.12s", id);
 }
 
+/* With --history: the fixes among the upstream commits the target lacks
+ * (missing or partial), in the analysis's order (a CVE first), and the
+ * counts. The commits that are no fixes are only counted. */
 static void md_missing_fixes(FILE *f, const td_upstream_t *u)
 {
 	size_t want = td_fix_lacking(u->fix_count), shown = 0;
