@@ -101,33 +101,52 @@ static const char *token_line(const tokens_t *t, int side, uint64_t i, size_t *l
 	return t->buf[side] + t->off[k];
 }
 
-/* Number the distinct lines of t->buf (t->lines[i] lines in buf[i], of
- * len[i] bytes, at most GIT_MAX_TEXT; TOKEN_MAX_LINES in all) and write
- * each line as its number, in the fewest base-64 digits that number them
- * all, then '\n'. 0 or TD_ENOMEM. */
+/* Split t->buf[0] and [1] (len[i] bytes each, at most GIT_MAX_TEXT) into
+ * lines: each one's hash into *id (room for *cap, grown as needed), its
+ * place and length into t->off and t->len, and the count of each side
+ * into t->lines. One pass: the hash finds the line's end. 0 or TD_ENOMEM. */
+static int split_lines(tokens_t *t, uint64_t **id, size_t *cap, const size_t len[2])
+{
+	size_t k = 0, off_cap = *cap, len_cap = *cap;
+
+	for (int side = 0; side < 2; side++) {
+		for (const char *p = t->buf[side], *end = p + len[side]; p < end; p += t->len[k++]) {
+			size_t n;
+			if (k == *cap && (td_grow((void **)id, cap, k + 1, sizeof(**id)) ||
+					  td_grow((void **)&t->off, &off_cap, k + 1, sizeof(*t->off)) ||
+					  td_grow((void **)&t->len, &len_cap, k + 1, sizeof(*t->len))))
+				return TD_ENOMEM;
+			(*id)[k] = td_line_next(p, end, &n);
+			t->off[k] = (uint32_t)(p - t->buf[side]);
+			t->len[k] = (uint32_t)n;
+		}
+		t->lines[side] = k - (side ? t->lines[0] : 0);
+	}
+	return TD_OK;
+}
+
+/* Number the distinct lines of t->buf (len[i] bytes in buf[i], at most
+ * GIT_MAX_TEXT; TOKEN_MAX_LINES lines in all) and write each line as its
+ * number, in the fewest base-64 digits that number them all, then '\n'.
+ * Sets t->lines. 0 or TD_ENOMEM. */
 static int tokenize(tokens_t *t, const size_t len[2])
 {
-	size_t total = (size_t)(t->lines[0] + t->lines[1]), slots = 16, mask, width = 1, k;
+	/* a guess of the lines (C has about 30 bytes a line), grown if short */
+	size_t cap = (len[0] + len[1]) / 24 + 16, total, slots = 16, mask, width = 1, k;
 	token_slot_t *slot = NULL;
 	uint64_t *id = NULL; /* each line's hash, then its number */
 	uint32_t *first = NULL, distinct = 0;
 	int rc = TD_ENOMEM;
 
+	if (!(id = td_malloc_array(cap, sizeof(*id))) || !(t->off = td_malloc_array(cap, sizeof(*t->off))) ||
+	    !(t->len = td_malloc_array(cap, sizeof(*t->len))) || split_lines(t, &id, &cap, len))
+		goto out;
+	total = (size_t)(t->lines[0] + t->lines[1]);
 	while (slots < 2 * total)
 		slots *= 2;
 	mask = slots - 1;
-	if (!(id = td_malloc_array(total + 1, sizeof(*id))) || !(first = td_malloc_array(total + 1, sizeof(*first))) ||
-	    !(t->off = td_malloc_array(total + 1, sizeof(*t->off))) ||
-	    !(t->len = td_malloc_array(total + 1, sizeof(*t->len))) || !(slot = calloc(slots, sizeof(*slot))))
+	if (!(first = td_malloc_array(total + 1, sizeof(*first))) || !(slot = calloc(slots, sizeof(*slot))))
 		goto out;
-	k = 0;
-	for (int side = 0; side < 2; side++)
-		for (const char *p = t->buf[side], *end = p + len[side]; p < end && k < total; p += t->len[k++]) {
-			size_t n;
-			id[k] = td_line_next(p, end, &n);
-			t->off[k] = (uint32_t)(p - t->buf[side]);
-			t->len[k] = (uint32_t)n;
-		}
 	for (k = 0; k < total; k++) {
 		uint64_t h = id[k];
 		size_t at = (size_t)h & mask, n;
@@ -245,19 +264,23 @@ static int walk(tokens_t *t, int *binary, const void *old_buf, size_t old_len, c
 	*binary = 0;
 	memset(t, 0, sizeof(*t));
 	if (git_takes_for_text(old_buf, old_len) && git_takes_for_text(new_buf, new_len)) {
+		size_t len[2] = { old_len, new_len };
 		t->buf[0] = old_buf;
 		t->buf[1] = new_buf;
-		t->lines[0] = td_line_count(old_buf, old_len);
-		t->lines[1] = td_line_count(new_buf, new_len);
-	}
-	if (t->buf[0] && t->lines[0] + t->lines[1] <= TOKEN_MAX_LINES) {
-		size_t len[2] = { old_len, new_len };
-		if (tokenize(t, len))
-			return td_error_set(err, TD_ENOMEM, "out of memory");
-		old_buf = t->tok[0];
-		old_len = t->tok_len[0];
-		new_buf = t->tok[1];
-		new_len = t->tok_len[1];
+		/* a line has a byte at least: only sides this big can have too
+		 * many lines to number, which libgit2 then takes as they are */
+		if (old_len + new_len > TOKEN_MAX_LINES) {
+			t->lines[0] = td_line_count(old_buf, old_len);
+			t->lines[1] = td_line_count(new_buf, new_len);
+		}
+		if (t->lines[0] + t->lines[1] <= TOKEN_MAX_LINES) {
+			if (tokenize(t, len))
+				return td_error_set(err, TD_ENOMEM, "out of memory");
+			old_buf = t->tok[0];
+			old_len = t->tok_len[0];
+			new_buf = t->tok[1];
+			new_len = t->tok_len[1];
+		}
 	}
 	if (git_libgit2_init() < 0)
 		return td_error_set(err, TD_EGIT, "unable to initialize libgit2");

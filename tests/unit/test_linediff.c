@@ -262,6 +262,12 @@ static void test_tokens_as_libgit2(void)
 	/* the same last line with and without its newline */
 	check_as_libgit2("newline at the end", "a\nb\n", 4, "a\nb", 3);
 	check_as_libgit2("empty lines", "\n\n\n", 3, "\n\n", 2);
+	/* lines far shorter than tokenize guesses: its arrays grow many times */
+	memset(old, '\n', 40000);
+	memset(new, '\n', 40000);
+	for (size_t i = 0; i < 40000; i += 397)
+		new[i] = 'x';
+	check_as_libgit2("one-byte lines", old, 40000, new, 39000);
 	/* a NUL past git's first 8000 bytes: text, diffed as tokens */
 	memset(old, 'a', 9000);
 	for (size_t i = 99; i < 9000; i += 100)
