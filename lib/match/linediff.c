@@ -252,9 +252,12 @@ static int walk_line(const git_diff_delta *delta, const git_diff_hunk *hunk, con
 
 /* td_linediff_walk, on the tokens when git takes both sides for text
  * (t->buf[0] and the line counts are then set, and t->tok[0] unless the
- * pair has too many lines); t must be released. */
+ * pair has too many lines); t must be released. Without context, no
+ * unchanged line is walked: the hunks' changes are git's all the same
+ * (the diff is made before its context is chosen), and a count wants no
+ * more. */
 static int walk(tokens_t *t, int *binary, const void *old_buf, size_t old_len, const void *new_buf,
-		size_t new_len, td_linediff_line_fn fn, void *ctx, td_error_t *err)
+		size_t new_len, int context, td_linediff_line_fn fn, void *ctx, td_error_t *err)
 {
 	walk_ctx_t w = { fn, ctx, t, 0, 0, 0 };
 	git_diff_options opts;
@@ -284,9 +287,12 @@ static int walk(tokens_t *t, int *binary, const void *old_buf, size_t old_len, c
 	}
 	if (git_libgit2_init() < 0)
 		return td_error_set(err, TD_EGIT, "unable to initialize libgit2");
-	if ((g = git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION)) == 0)
+	if ((g = git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION)) == 0) {
+		if (!context)
+			opts.context_lines = 0;
 		g = git_diff_buffers(old_len ? old_buf : NULL, old_len, NULL, new_len ? new_buf : NULL, new_len, NULL,
 				     &opts, walk_file, walk_binary, walk_hunk, walk_line, &w);
+	}
 	if (w.stopped) {
 		g = w.stopped;
 	} else if (g) {
@@ -303,7 +309,7 @@ int td_linediff_walk(int *binary, const void *old_buf, size_t old_len, const voi
 		     td_linediff_line_fn fn, void *ctx, td_error_t *err)
 {
 	tokens_t t;
-	int rc = walk(&t, binary, old_buf, old_len, new_buf, new_len, fn, ctx, err);
+	int rc = walk(&t, binary, old_buf, old_len, new_buf, new_len, 1, fn, ctx, err);
 
 	tokens_release(&t);
 	return rc;
@@ -331,7 +337,7 @@ int td_linediff(td_linediff_t *out, const void *old_buf, size_t old_len, const v
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = walk(&t, &out->binary, old_buf, old_len, new_buf, new_len, count_line, out, err);
+	rc = walk(&t, &out->binary, old_buf, old_len, new_buf, new_len, 0, count_line, out, err);
 	out->old_lines = t.buf[0] ? t.lines[0] : td_line_count(old_buf, old_len);
 	out->new_lines = t.buf[0] ? t.lines[1] : td_line_count(new_buf, new_len);
 	tokens_release(&t);
