@@ -181,7 +181,8 @@ static int push_hash(td_line_hash_t **v, size_t *n, size_t *cap, td_line_hash_t 
 }
 
 /* The lines of one changed file as hashes into f: libgit2's patch of the
- * two blobs (NULL for the side that does not exist). */
+ * two blobs (NULL for the side that does not exist), without context:
+ * only the lines added and removed are wanted, and they are the same. */
 static int load_file(td_history_file_t *f, git_blob *old_blob, git_blob *new_blob, uint64_t max_size,
 		     const char *id, td_error_t *err)
 {
@@ -192,6 +193,8 @@ static int load_file(td_history_file_t *f, git_blob *old_blob, git_blob *new_blo
 
 	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
 	dopts.max_size = (git_off_t)max_size;
+	dopts.context_lines = 0;
+	dopts.interhunk_lines = 0;
 	if (git_patch_from_blobs(&patch, old_blob, f->path, new_blob, f->path, &dopts)) {
 		rc = git_fail(err, "diff commit", id);
 		goto out;
