@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analysis_opts.h"
@@ -31,8 +32,8 @@ static const cli_opt_t compare_opts[] = {
 				 "with new, if a file is new; with --history, fix: if an upstream fix is missing or "
 				 "partial, cve: one naming a CVE (repeatable)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
-	{ "stats", 0, NULL, "print the files listed, read and reused, the bytes read, and what the search for "
-			    "origins did, on stderr" },
+	{ "stats", 0, NULL, "print the files listed, read and reused, the bytes read, what the search for "
+			    "origins did and how long each stage took, on stderr" },
 	{ "csv-raw", 0, NULL, "csv: write cells as they are, without a quote before a leading =, +, -, @, tab or CR" },
 	{ "patches", 0, "SOURCE", "per-patch drift: git:REPO@BASE..TIP, a quilt series, a folder of patches "
 				  "or an mbox (applied to UPSTREAM)" },
@@ -100,6 +101,33 @@ static int want_color(const char *when, int to_file)
 	if (!strcmp(when, "never") || to_file)
 		return 0;
 	return isatty(STDOUT_FILENO) && !(no && *no);
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* --stats: the wall time of each stage that ran, then of the report. */
+static void print_times(const td_stage_times_t *t, double report)
+{
+	const struct {
+		const char *name;
+		double s;
+	} stage[] = { { "load", t->load }, { "compare", t->compare }, { "origins", t->origins },
+		      { "annotate", t->annotate }, { "lines", t->lines }, { "provenance", t->provenance },
+		      { "summary", t->summary }, { "patches", t->patches }, { "upstream", t->upstream },
+		      { "report", report } };
+	size_t shown = 0;
+
+	fputs("treedrift: time:", stderr);
+	for (size_t i = 0; i < sizeof(stage) / sizeof(*stage); i++)
+		if (stage[i].s > 0)
+			fprintf(stderr, "%s %s %.2f s", shown++ ? "," : "", stage[i].name, stage[i].s);
+	fputc('\n', stderr);
 }
 
 /* Write the report to out (cli/output.h: next to FILE and renamed into
@@ -260,9 +288,14 @@ int cmd_compare(int argc, char **argv)
 			(unsigned long long)os->searched, (unsigned long long)os->distances,
 			(unsigned long long)os->verified, (unsigned long long)os->diffed);
 	}
-	if (write_report(&out, a, fmt, &view)) {
-		rc = CLI_EXIT_ERROR;
-		goto out;
+	{
+		double start = seconds_now();
+		if (write_report(&out, a, fmt, &view)) {
+			rc = CLI_EXIT_ERROR;
+			goto out;
+		}
+		if (show_stats)
+			print_times(&a->times, seconds_now() - start);
 	}
 	rc = drift_status(a, fail_on);
 out:

@@ -95,6 +95,22 @@ typedef struct td_analysis_opts {
 
 TD_EXTERN void td_analysis_opts_init(td_analysis_opts_t *o);
 
+/* The wall time of each stage of one analysis, in seconds (a monotonic
+ * clock), as `compare --stats` prints it; 0 for a stage that did not run. */
+typedef struct td_stage_times {
+	double load;       /* both trees: a database read, the sources listed and digested (with
+			    * base "auto", each version ranked), and the Kbuild files --config
+			    * reads */
+	double compare;    /* file by file, with the line scores of small files */
+	double origins;    /* moves and copies: the TLSH search and the verification */
+	double annotate;   /* --arch, --config and the policy's classes */
+	double lines;      /* the line counts of modified files */
+	double provenance; /* --history: each changed line's origin */
+	double summary;    /* totals and roll-ups */
+	double patches;    /* --patches: per-patch drift */
+	double upstream;   /* --history: patches matched to upstream, missing fixes */
+} td_stage_times_t;
+
 /* One finished analysis. Everything is owned by it and freed with
  * td_analysis_free(); indices point into result->changes. */
 typedef struct td_analysis {
@@ -126,6 +142,7 @@ typedef struct td_analysis {
 	int classify_local;               /* classes come from the local distance */
 	td_upstream_t *upstream;          /* with opts.history: the patches matched to upstream
 					   * commits and the missing upstream fixes; else NULL */
+	td_stage_times_t times;           /* how long each stage took */
 } td_analysis_t;
 
 TD_EXTERN void td_analysis_free(td_analysis_t *a);

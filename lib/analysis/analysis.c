@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "treedrift/analysis.h"
 #include "treedrift/arch.h"
@@ -412,17 +413,47 @@ static int load_trees(td_tree_t **up, td_tree_t **tgt, td_analyzer_t *a, const c
 	return td_db_load(up, a->up_db, label, err);
 }
 
+/* Seconds on a monotonic clock, for td_stage_times_t. */
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The time since *mark into *stage (when stage is not NULL), and the mark
+ * moved to now. */
+static void stage_done(double *stage, double *mark)
+{
+	double now = seconds_now();
+
+	if (stage)
+		*stage += now - *mark;
+	*mark = now;
+}
+
+/* rc, the outcome of a stage: when it is 0, the stage's time is added
+ * (stage_done). */
+static int timed(int rc, double *stage, double *mark)
+{
+	if (!rc)
+		stage_done(stage, mark);
+	return rc;
+}
+
 /* compare, origins and annotate on the loaded trees (taken, also on failure).
  * With content 0 (ranking base versions) nothing is read again: small files
  * keep their TLSH score and copies are judged by TLSH alone, the same way for
  * every version ranked. */
-static int analyse_trees(td_result_t **out, td_origin_stats_t *ostats, td_analyzer_t *a, td_tree_t *up,
-			 td_tree_t *tgt, const td_kbuild_result_t *kb, const td_policy_t *policy, int content,
-			 td_error_t *err)
+static int analyse_trees(td_result_t **out, td_origin_stats_t *ostats, td_stage_times_t *times, td_analyzer_t *a,
+			 td_tree_t *up, td_tree_t *tgt, const td_kbuild_result_t *kb, const td_policy_t *policy,
+			 int content, td_error_t *err)
 {
 	td_annotate_opts_t ao;
 	td_lines_opts_t lo;
 	td_result_t *r = NULL;
+	double mark = seconds_now();
 	int rc;
 
 	*out = NULL;
@@ -437,13 +468,15 @@ static int analyse_trees(td_result_t **out, td_origin_stats_t *ostats, td_analyz
 	lo.jobs = a->lo.scan.jobs;
 	lo.source = a->lo.source;
 	if ((a->up_db && r->base_version && (rc = td_origin_versions(r, a->up_db, NULL, err))) ||
-	    (content && !a->o->tlsh_small_files && (rc = td_lines_score_small(r, &lo, err))) ||
-	    (a->o->origins && (rc = td_origin_find(r, &oo, ostats, err))))
+	    (content && !a->o->tlsh_small_files && (rc = td_lines_score_small(r, &lo, err))))
+		goto out;
+	stage_done(times ? &times->compare : NULL, &mark);
+	if (a->o->origins && (rc = timed(td_origin_find(r, &oo, ostats, err), times ? &times->origins : NULL, &mark)))
 		goto out;
 	td_annotate_opts_init(&ao);
 	ao.kbuild = kb;
 	ao.policy = policy;
-	rc = td_annotate(r, &ao, err);
+	rc = timed(td_annotate(r, &ao, err), times ? &times->annotate : NULL, &mark);
 out:
 	if (rc) {
 		td_result_free(r);
@@ -575,6 +608,8 @@ int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, t
 	td_tree_t *up = NULL, *tgt = NULL;
 	td_kbuild_result_t *kb = NULL;
 	const td_policy_t *policy = NULL;
+	td_stage_times_t *t;
+	double mark = seconds_now();
 	int rc;
 
 	*out = NULL;
@@ -584,6 +619,7 @@ int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, t
 		return td_error_set(err, TD_EINVAL, "no target tree to analyse");
 	if (!(impl = calloc(1, sizeof(*impl))))
 		return td_error_set(err, TD_ENOMEM, "out of memory");
+	t = &impl->pub.times;
 	refresh_load_opts(a);
 	if (a->config_warning && (rc = add_warning(impl, err, "%s", a->config_warning)))
 		goto out;
@@ -591,8 +627,10 @@ int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, t
 	    (rc = choose_policy(&policy, a, tgt, impl, err)) ||
 	    (rc = prepare_trees(&kb, a, up, tgt, target, impl, err)))
 		goto out;
-	rc = analyse_trees(&impl->pub.result, &impl->pub.origin_stats, a, up, tgt, kb, policy, 1, err);
+	stage_done(&t->load, &mark);
+	rc = analyse_trees(&impl->pub.result, &impl->pub.origin_stats, t, a, up, tgt, kb, policy, 1, err);
 	up = tgt = NULL; /* taken by compare */
+	mark = seconds_now();
 	if (!rc && impl->pub.result->small_unscored &&
 	    (rc = add_warning(impl, err, "small files keep their TLSH score: %s", impl->pub.result->small_unscored)))
 		goto out;
@@ -600,15 +638,16 @@ int td_analyzer_run(td_analysis_t **out, td_analyzer_t *a, const char *target, t
 	    (rc = add_warning(impl, err, "copies judged by TLSH distance alone: %s",
 			      impl->pub.result->copies_unverified)))
 		goto out;
-	if (rc || (a->o->lines && (rc = count_lines(impl->pub.result, a, err))) ||
-	    (a->o->history && (rc = run_provenance(&impl->pub, a, err))) ||
-	    (rc = td_analysis_summarise(&impl->pub, a->o->by_dir, a->o->by_class, a->maintainers,
-					      policy != NULL, err)))
+	if (rc || (a->o->lines && (rc = timed(count_lines(impl->pub.result, a, err), &t->lines, &mark))) ||
+	    (a->o->history && (rc = timed(run_provenance(&impl->pub, a, err), &t->provenance, &mark))) ||
+	    (rc = timed(td_analysis_summarise(&impl->pub, a->o->by_dir, a->o->by_class, a->maintainers,
+					      policy != NULL, err),
+			&t->summary, &mark)))
 		goto out;
 	if (impl->info.arch || impl->info.config || impl->info.policy)
 		impl->pub.kernel = &impl->info;
-	if ((a->o->patches && (rc = run_patches(&impl->pub, a, target, policy, err))) ||
-	    (a->o->history && (rc = run_upstream(&impl->pub, a, target, err))))
+	if ((a->o->patches && (rc = timed(run_patches(&impl->pub, a, target, policy, err), &t->patches, &mark))) ||
+	    (a->o->history && (rc = timed(run_upstream(&impl->pub, a, target, err), &t->upstream, &mark))))
 		goto out;
 out:
 	td_kbuild_result_free(kb);
@@ -683,7 +722,7 @@ static int score_version(void *ctx, td_base_candidate_t *c, td_error_t *err)
 	    (rc = choose_policy(&policy, s->a, tgt, &impl, err)) ||
 	    (rc = prepare_trees(&kb, s->a, up, tgt, s->target_spec, &impl, err)))
 		goto out;
-	rc = analyse_trees(&r, NULL, s->a, up, tgt, kb, policy, 0, err);
+	rc = analyse_trees(&r, NULL, NULL, s->a, up, tgt, kb, policy, 0, err);
 	up = tgt = NULL;
 	if (rc)
 		goto out;

@@ -88,6 +88,13 @@ n=$(git -C "$TMP/repo2" ls-files | wc -l)
 "$TD" compare --stats --repo "$TMP/repo2" vendor one >/dev/null 2>"$TMP/stats" || true
 grep -q "^treedrift: $((2 * n)) files listed, 2 read " "$TMP/stats" && ok ||
 	fail "unchanged blobs were read: $(cat "$TMP/stats")"
+# then each stage's wall time, those that ran
+t='[0-9]+\.[0-9]{2} s'
+grep -Eq "^treedrift: time: load $t, compare $t, origins $t, annotate $t, lines $t, summary $t, report $t\$" \
+	"$TMP/stats" && ok || fail "stage times: $(cat "$TMP/stats")"
+"$TD" compare --stats --no-lines --no-origins --repo "$TMP/repo2" vendor one >/dev/null 2>"$TMP/stats" || true
+grep -Eq "^treedrift: time: load $t, compare $t, annotate $t, summary $t, report $t\$" "$TMP/stats" && ok ||
+	fail "stage times without lines and origins: $(cat "$TMP/stats")"
 # a database scanned from git keeps blob ids: against a revision, only the changed blob is read
 git -C "$TMP/repo2" branch bsp/2.0 vendor
 "$TD" scan -q --repo "$TMP/repo2" bsp/2.0 -o "$TMP/vendor-git.db"

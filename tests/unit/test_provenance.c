@@ -100,6 +100,10 @@ static void test_vendor(void)
 	}
 	CHECK_INT(a->provenance->distance_upstream + a->provenance->distance_local,
 		  a->result->totals.total_distance);
+	/* each stage that ran took some time; --patches did not run */
+	CHECK(a->times.load > 0 && a->times.compare > 0 && a->times.origins > 0 && a->times.annotate > 0);
+	CHECK(a->times.lines > 0 && a->times.provenance > 0 && a->times.summary > 0 && a->times.upstream > 0);
+	CHECK(a->times.patches == 0);
 	td_analysis_free(a);
 }
 

@@ -65,7 +65,7 @@ $TD compare -q -f csv up tgt | cut -d, -f1-4,8,9,18- || echo "exit $?"
 echo "== markdown"
 $TD compare -q -f markdown up tgt | grep -F 'acme\_main.c' || echo "exit $?"
 echo "== --stats: the pairs of candidates measured, and how many were diffed"
-$TD compare -q --stats up tgt 2>&1 >/dev/null | grep origins
+$TD compare -q --stats up tgt 2>&1 >/dev/null | grep '^treedrift: origins:'
 echo "== --no-verify-copies (TLSH alone, as before)"
 $TD compare -q --no-verify-copies up tgt | grep -E '^  added' || echo "exit $?"
 echo "== --copy-similarity 0.95"
