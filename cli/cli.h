@@ -137,6 +137,8 @@ typedef struct cli_progress {
 	const struct cli_progress *last; /* of the line: the one that drew last */
 } cli_progress_t;
 void cli_progress_init(cli_progress_t *p, const char *what, int quiet);
+/* Seconds on a monotonic clock: progress rates, --stats times. */
+double cli_now_s(void);
 /* The two sides of a comparison, "reading upstream" and "reading target",
  * on one line: up gets td_load_opts_t.scan.progress_ctx, tgt its
  * progress_ctx_target. cli_progress_done(up) ends both. */

@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "analysis_opts.h"
@@ -101,14 +100,6 @@ static int want_color(const char *when, int to_file)
 	if (!strcmp(when, "never") || to_file)
 		return 0;
 	return isatty(STDOUT_FILENO) && !(no && *no);
-}
-
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* --stats: the wall time of each stage that ran, then of the report. */
@@ -289,13 +280,13 @@ int cmd_compare(int argc, char **argv)
 			(unsigned long long)os->verified, (unsigned long long)os->diffed);
 	}
 	{
-		double start = seconds_now();
+		double start = cli_now_s();
 		if (write_report(&out, a, fmt, &view)) {
 			rc = CLI_EXIT_ERROR;
 			goto out;
 		}
 		if (show_stats)
-			print_times(&a->times, seconds_now() - start);
+			print_times(&a->times, cli_now_s() - start);
 	}
 	rc = drift_status(a, fail_on);
 out:

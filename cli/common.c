@@ -81,7 +81,7 @@ int cli_tree_opt(const char *name, const char *arg, td_load_opts_t *o, int *quie
 	return 1;
 }
 
-static double now_s(void)
+double cli_now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -93,7 +93,7 @@ void cli_progress_init(cli_progress_t *p, const char *what, int quiet)
 	memset(p, 0, sizeof(*p));
 	p->enabled = !quiet && isatty(STDERR_FILENO);
 	p->what = what;
-	p->start = now_s();
+	p->start = cli_now_s();
 	p->line = p;
 }
 
@@ -129,10 +129,10 @@ void cli_progress_cb(void *ctx, uint64_t files_done, uint64_t files_total,
 	if (files_total != p->phase_total || p->line->last != p) {
 		/* a new pass (e.g. TLSH after SHA-256) or the other side: its own rate */
 		p->phase_total = files_total;
-		p->start = now_s();
+		p->start = cli_now_s();
 		p->line->last = p;
 	}
-	el = now_s() - p->start;
+	el = cli_now_s() - p->start;
 	timed = el >= CLI_PROGRESS_RATE_AFTER;
 	human_bytes(done, sizeof(done), (double)bytes_done);
 	speed[0] = '\0';

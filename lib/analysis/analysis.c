@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "treedrift/analysis.h"
 #include "treedrift/arch.h"
@@ -416,10 +415,7 @@ static int load_trees(td_tree_t **up, td_tree_t **tgt, td_analyzer_t *a, const c
 /* Seconds on a monotonic clock, for td_stage_times_t. */
 static double seconds_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)td_monotonic_ns() / 1e9;
 }
 
 /* The time since *mark into *stage (when stage is not NULL), and the mark

@@ -25,6 +25,9 @@ char *td_strndup(const char *s, size_t n);
 /* Grow *buf (of *cap elements) so that it holds at least need elements. */
 int td_grow(void **buf, size_t *cap, size_t need, size_t elem_size);
 
+/* Nanoseconds on a monotonic clock: for intervals (progress, stage times). */
+uint64_t td_monotonic_ns(void);
+
 /* 1 in each byte of a 64-bit word: the lanes of the bytewise word tests
  * (td_line_count, the line hashes of similar.c). */
 #define TD_BYTE_ONES 0x0101010101010101ull

@@ -1289,21 +1289,13 @@ size_t td_scan_reuse(td_tree_t *tree, const td_tree_t *ref)
 
 /* ---- listing and digesting at once ---- */
 
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* List a random-access source into the pool's listing while the workers
  * digest what is listed. */
 static int stream_walk(pool_t *p, td_source_t *src, const oid_index_t *ix, size_t *reused,
 		       td_error_t *err)
 {
 	const td_tree_t *ref = p->opts ? p->opts->reuse : NULL;
-	uint64_t reported = monotonic_ns();
+	uint64_t reported = td_monotonic_ns();
 
 	for (;;) {
 		td_file_t f;
@@ -1339,9 +1331,9 @@ static int stream_walk(pool_t *p, td_source_t *src, const oid_index_t *ix, size_
 			slot_finish(p, index);
 		if (atomic_load(&p->sleepers) && (want != TD_NEED_NONE || !(index % LISTING_WAKE_EVERY)))
 			pool_wake(p);
-		if (!(index % LISTING_WAKE_EVERY) && monotonic_ns() - reported >= PROGRESS_INTERVAL_NS) {
+		if (!(index % LISTING_WAKE_EVERY) && td_monotonic_ns() - reported >= PROGRESS_INTERVAL_NS) {
 			report_progress(p->opts, &p->progress);
-			reported = monotonic_ns();
+			reported = td_monotonic_ns();
 		}
 	}
 }
