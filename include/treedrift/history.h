@@ -12,7 +12,8 @@
  * without rename detection, as `git patch-id` diffs), and, for the paths the
  * caller asks for, its added and removed lines as hashes. Merge commits are
  * left out and counted: their changes are those of the commits they merge
- * (a conflict resolution made in a merge is not seen).
+ * (a conflict resolution made in a merge is not seen); td_history_merged
+ * says which commits a merge brought.
  *
  * Lines are hashed as `git patch-id` normalises them: every whitespace byte
  * (space, tab, CR, LF, VT, FF) is removed before hashing. Lines that are
@@ -82,7 +83,7 @@ typedef struct td_history {
 	size_t ntips;
 	td_history_commit_t *commits; /* oldest first (topological, then commit time) */
 	size_t count;
-	size_t merges_skipped;     /* merge commits of the range, not loaded */
+	size_t merges_skipped;     /* merge commits of the range, not loaded (td_history_merged) */
 	struct td_history_impl *impl; /* private: repository handle, path index, patch-id cache */
 } td_history_t;
 
@@ -117,6 +118,16 @@ TD_EXTERN void td_history_find(const td_history_touch_t **out, size_t *n, const 
  * abbreviation of 7 digits or more, as commit messages write them; the
  * first in history order when several commits share it), or -1. */
 TD_EXTERN long td_history_commit_index(const td_history_t *h, const char *id);
+
+/* Whether id (as td_history_commit_index takes it) names one merge commit
+ * of the range (*is_merge); if so, the indices of the loaded commits it
+ * merged, ascending, into *out (caller frees; NULL when none) and their
+ * count into *n: the commits its other parents bring that its first parent
+ * does not have, from the range. Not thread-safe (one caller at a time per
+ * history, as td_history_patch_id).
+ * 0, or TD_EGIT / TD_ENOMEM. */
+TD_EXTERN int td_history_merged(size_t **out, size_t *n, int *is_merge, const td_history_t *h, const char *id,
+				td_error_t *err);
 
 /* The patch id of commit i as `git patch-id --stable` computes it (libgit2's
  * git_diff_patchid over the commit's whole diff against its first parent),

@@ -36,6 +36,8 @@ struct td_history_impl {
 	td_history_touch_t *touches;/* index's touches, in the same order (td_history_find's view) */
 	struct commit_id *by_id;    /* the commits by id, then index (td_history_commit_index) */
 	char (*patch_ids)[TD_HISTORY_ID_HEX]; /* "" until computed */
+	char (*merge_ids)[TD_HISTORY_ID_HEX]; /* the range's merge commits, sorted (td_history_merged) */
+	size_t nmerges;
 };
 
 /* ---- line hashes ------------------------------------------------------ */
@@ -239,6 +241,11 @@ out:
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_hex(const void *a, const void *b)
+{
+	return strcmp(a, b);
 }
 
 static int diff_with_parent(git_diff **out, git_repository *repo, git_commit *c, uint64_t max_size,
@@ -596,16 +603,20 @@ static int tips_from_refs(git_oid **tips, size_t *n, git_repository *repo, const
 	return rc;
 }
 
-static int walk_range(git_oid **out, size_t *count, size_t *merges, git_repository *repo, const git_oid *base,
-		      const git_oid *tips, size_t ntips, td_error_t *err)
+/* The range's non-merge commits into *out, oldest first, and its merge
+ * commits' ids into *merges, sorted. */
+static int walk_range(git_oid **out, size_t *count, char (**merges)[TD_HISTORY_ID_HEX], size_t *nmerges,
+		      git_repository *repo, const git_oid *base, const git_oid *tips, size_t ntips, td_error_t *err)
 {
 	git_revwalk *walk = NULL;
 	git_oid oid, *v = NULL;
-	size_t n = 0, cap = 0;
+	char(*m)[TD_HISTORY_ID_HEX] = NULL;
+	size_t n = 0, cap = 0, nm = 0, mcap = 0;
 	int rc = TD_OK, g;
 
 	*out = NULL;
-	*count = *merges = 0;
+	*merges = NULL;
+	*count = *nmerges = 0;
 	if (git_revwalk_new(&walk, repo) ||
 	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME | GIT_SORT_REVERSE) ||
 	    git_revwalk_hide(walk, base)) {
@@ -626,14 +637,18 @@ static int walk_range(git_oid **out, size_t *count, size_t *merges, git_reposito
 		}
 		parents = git_commit_parentcount(c);
 		git_commit_free(c);
-		if (parents > 1) {
-			(*merges)++;
-			continue;
-		}
-		if (n >= TD_HISTORY_MAX_COMMITS) {
+		if (n + nm >= TD_HISTORY_MAX_COMMITS) {
 			rc = td_error_set(err, TD_EINVAL, "history of '%s' has more than %u commits",
 					  git_repository_path(repo), TD_HISTORY_MAX_COMMITS);
 			goto out;
+		}
+		if (parents > 1) {
+			if (td_grow((void **)&m, &mcap, nm + 1, sizeof(*m))) {
+				rc = td_error_set(err, TD_ENOMEM, "out of memory");
+				goto out;
+			}
+			git_oid_tostr(m[nm++], TD_HISTORY_ID_HEX, &oid);
+			continue;
 		}
 		if (td_grow((void **)&v, &cap, n + 1, sizeof(*v))) {
 			rc = td_error_set(err, TD_ENOMEM, "out of memory");
@@ -647,10 +662,15 @@ out:
 	git_revwalk_free(walk);
 	if (rc) {
 		free(v);
+		free(m);
 		return rc;
 	}
+	if (nm > 1)
+		qsort(m, nm, sizeof(*m), cmp_hex);
 	*out = v;
 	*count = n;
+	*merges = m;
+	*nmerges = nm;
 	return TD_OK;
 }
 
@@ -764,6 +784,90 @@ long td_history_commit_index(const td_history_t *h, const char *id)
 	return first;
 }
 
+/* The merge of the range that id names (as td_history_commit_index takes
+ * it), or NULL: none, or several. */
+static const char *find_merge(const struct td_history_impl *im, const char *id)
+{
+	size_t n = strlen(id), lo = 0, hi = im ? im->nmerges : 0;
+
+	if (!hi || n < HISTORY_ID_ABBREV_MIN || n >= TD_HISTORY_ID_HEX)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strncmp(im->merge_ids[mid], id, n) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= im->nmerges || strncmp(im->merge_ids[lo], id, n) ||
+	    (lo + 1 < im->nmerges && !strncmp(im->merge_ids[lo + 1], id, n)))
+		return NULL;
+	return im->merge_ids[lo];
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int td_history_merged(size_t **out, size_t *n, int *is_merge, const td_history_t *h, const char *id, td_error_t *err)
+{
+	struct td_history_impl *im = h->impl;
+	const char *merge = find_merge(im, id);
+	git_commit *c = NULL;
+	git_revwalk *walk = NULL;
+	git_oid oid, base;
+	size_t *v = NULL, nv = 0, cap = 0;
+	int rc = TD_OK, g;
+
+	*out = NULL;
+	*n = 0;
+	*is_merge = merge != NULL;
+	if (!merge)
+		return TD_OK;
+	/* what its other parents bring that its first does not have, within
+	 * the range (the base hidden too) */
+	if (git_oid_fromstr(&oid, merge) || git_oid_fromstr(&base, h->base) || git_commit_lookup(&c, im->repo, &oid) ||
+	    git_revwalk_new(&walk, im->repo) || git_revwalk_hide(walk, git_commit_parent_id(c, 0)) ||
+	    git_revwalk_hide(walk, &base)) {
+		rc = git_fail(err, "walk the merge", merge);
+		goto out;
+	}
+	for (unsigned p = 1; p < git_commit_parentcount(c); p++)
+		if (git_revwalk_push(walk, git_commit_parent_id(c, p))) {
+			rc = git_fail(err, "walk the merge", merge);
+			goto out;
+		}
+	while (!(g = git_revwalk_next(&oid, walk))) {
+		char hex[TD_HISTORY_ID_HEX];
+		long i;
+		git_oid_tostr(hex, sizeof(hex), &oid);
+		if ((i = td_history_commit_index(h, hex)) < 0)
+			continue; /* a merge */
+		if (td_grow((void **)&v, &cap, nv + 1, sizeof(*v))) {
+			rc = td_error_set(err, TD_ENOMEM, "out of memory");
+			goto out;
+		}
+		v[nv++] = (size_t)i;
+	}
+	if (g != GIT_ITEROVER) {
+		rc = git_fail(err, "walk the merge", merge);
+		goto out;
+	}
+	if (nv > 1)
+		qsort(v, nv, sizeof(*v), cmp_size);
+	*out = v;
+	*n = nv;
+	v = NULL;
+out:
+	free(v);
+	git_revwalk_free(walk);
+	git_commit_free(c);
+	return rc;
+}
+
 int td_history_patch_id(char out[TD_HISTORY_ID_HEX], td_history_t *h, size_t i, td_error_t *err)
 {
 	struct td_history_impl *im = h->impl;
@@ -832,6 +936,7 @@ void td_history_free(td_history_t *h)
 		free(h->impl->touches);
 		free(h->impl->by_id);
 		free(h->impl->patch_ids);
+		free(h->impl->merge_ids);
 		if (h->impl->libgit2_ref)
 			git_libgit2_shutdown();
 		free(h->impl);
@@ -905,8 +1010,10 @@ int td_history_load(td_history_t **out, const char *spec, const char *base, cons
 	}
 	if (h->ntips > 1)
 		qsort(h->tips, h->ntips, sizeof(*h->tips), cmp_str);
-	if (ntips && (rc = walk_range(&oids, &count, &h->merges_skipped, h->impl->repo, &base_oid, tips, ntips, err)))
+	if (ntips && (rc = walk_range(&oids, &count, &h->impl->merge_ids, &h->impl->nmerges, h->impl->repo, &base_oid,
+				      tips, ntips, err)))
 		goto out;
+	h->merges_skipped = h->impl->nmerges;
 	if (count && (!(h->commits = calloc(count, sizeof(*h->commits))) ||
 		      !(h->impl->patch_ids = calloc(count, sizeof(*h->impl->patch_ids))))) {
 		rc = td_error_set(err, TD_ENOMEM, "out of memory");

@@ -894,31 +894,55 @@ static int lacks(const td_upstream_fix_t *t)
 	return t->status == TD_FIX_MISSING || (t->status == TD_FIX_NOT_APPLICABLE && t->why != why_not_built);
 }
 
-/* A missing commit whose Fixes: lines all name earlier commits of the
- * history that the target does not have (lacks(), or touching none of its
- * files): the bug it fixes came with them, so the target does not have
- * that either, and it is not applicable ("fixed commit missing"). A Fixes:
- * line naming a commit outside the history (before the base: the target
- * has it) keeps it as it is. Oldest first, so that a fix of such a fix
- * follows it. */
-static void skip_unneeded_fixes(const engine_t *e, fix_ix_t *v, size_t n)
+/* Whether the target lacks what id, a Fixes: line of v[k], names: an
+ * earlier commit of the history that it lacks (lacks(), or touching none of
+ * its files), or a merge of the range all of whose merged commits (earlier,
+ * at least one) it lacks: the bug came with them, or with merging them. Not
+ * for an id outside the history (before the base: the target has it).
+ * Sets *out; 0, or TD_EGIT / TD_ENOMEM with the error set. */
+static int lacks_named(const engine_t *e, fix_ix_t *v, size_t k, const char *id, int *out)
+{
+	const td_upstream_fix_t *t;
+	size_t *merged = NULL, n = 0;
+	int in_history, merge, rc;
+
+	t = earlier(e, v, k, id, &in_history);
+	if (in_history) {
+		*out = !t || lacks(t);
+		return TD_OK;
+	}
+	*out = 0;
+	if ((rc = td_history_merged(&merged, &n, &merge, e->h, id, e->err)))
+		return rc;
+	*out = merge && n > 0;
+	for (size_t q = 0; q < n && *out; q++)
+		*out = merged[q] < v[k].i && (!(t = listed(v, k, merged[q])) || lacks(t));
+	free(merged);
+	return TD_OK;
+}
+
+/* A missing commit whose Fixes: lines all name what the target lacks
+ * (lacks_named): the bug it fixes came with that, so the target does not
+ * have that either, and it is not applicable ("fixed commit missing"). A
+ * Fixes: line naming a commit outside the history (before the base: the
+ * target has it) keeps it as it is. Oldest first, so that a fix of such a
+ * fix follows it. 0, or TD_EGIT / TD_ENOMEM. */
+static int skip_unneeded_fixes(const engine_t *e, fix_ix_t *v, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
 		td_upstream_fix_t *x = &v[k].f;
-		size_t lacked = 0;
+		int lacked = 1, rc;
 		if (x->status != TD_FIX_MISSING || !x->tags.nfixes)
 			continue;
-		for (size_t q = 0; q < x->tags.nfixes; q++, lacked++) {
-			int in_history;
-			const td_upstream_fix_t *t = earlier(e, v, k, x->tags.fixes[q], &in_history);
-			if (!in_history || (t && !lacks(t)))
-				break;
-		}
-		if (lacked == x->tags.nfixes) {
+		for (size_t q = 0; q < x->tags.nfixes && lacked; q++)
+			if ((rc = lacks_named(e, v, k, x->tags.fixes[q], &lacked)))
+				return rc;
+		if (lacked) {
 			x->status = TD_FIX_NOT_APPLICABLE;
 			x->why = "fixed commit missing";
 		}
 	}
+	return TD_OK;
 }
 
 /* Each listed commit's fixed_by: the later listed commits whose Fixes:
@@ -969,8 +993,7 @@ static int judge_fixes(engine_t *e)
 		fx->fix = fx->tags.nfixes || fx->tags.cc_stable || fx->tags.ncves;
 	}
 	cancel_reverts(e, v, n);
-	skip_unneeded_fixes(e, v, n);
-	if ((rc = note_fixed_by(e, v, n)))
+	if ((rc = skip_unneeded_fixes(e, v, n)) || (rc = note_fixed_by(e, v, n)))
 		goto out;
 	for (size_t k = 0; k < n; k++) {
 		const td_upstream_fix_t *fx = &v[k].f;

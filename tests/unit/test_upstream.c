@@ -115,6 +115,18 @@ static void check_fix(const td_upstream_t *u, const char *subj, td_fix_status_t 
 	CHECK_INT(f->fix, fix);
 }
 
+/* The first word git prints for args in the fixture's repository. */
+static void git_word(char *out, size_t cap, const char *args)
+{
+	FILE *pp = popen(fmt("git -C '%s/r' %s", tmp, args), "r");
+
+	if (!pp || !fgets(out, (int)cap, pp))
+		out[0] = '\0';
+	if (pp)
+		pclose(pp);
+	out[strcspn(out, " \n")] = '\0';
+}
+
 static void free_all(td_upstream_t *u, td_patch_set_t *s, td_history_t *h, td_result_t *r)
 {
 	td_upstream_free(u);
@@ -142,13 +154,8 @@ int main(void)
 	CHECK_INT(u->npatches, 7);
 	/* each patch id is git's */
 	for (size_t i = 0; i < s->count; i++) {
-		char want[64] = "";
-		FILE *pp = popen(fmt("git -C '%s/r' show %s | git patch-id --stable", tmp, s->patches[i].id), "r");
-		if (!pp || !fgets(want, sizeof(want), pp))
-			want[0] = '\0';
-		if (pp)
-			pclose(pp);
-		want[strcspn(want, " \n")] = '\0';
+		char want[64];
+		git_word(want, sizeof(want), fmt("show %s | git patch-id --stable", s->patches[i].id));
 		CHECK_STR(s->patches[i].patch_id, want);
 	}
 	/* the patch stage hashes lines as the history does */
@@ -280,12 +287,12 @@ int main(void)
 	 * target took is missing. Commits that later ones fix: the fix of a
 	 * commit the target lacks does not apply, and is named with it; the
 	 * fix of one it took, of the base, or of two of which it took one, is
-	 * missing */
+	 * missing; the fix of a merge is as the fix of the commits it merged */
 	if (sh(fmt("rm -rf '%s/r' && sh '%s/upstream/make_later.sh' '%s' >/dev/null 2>&1", tmp, TD_TEST_DATA, tmp)))
 		return 1;
 	u = run(fmt("git:%s/r@base", tmp), fmt("git:%s/r@vendor", tmp), fmt("git:%s/r@base..vendor", tmp), NULL,
 		&s, &h, &r);
-	CHECK_INT(u->nfixes, 16);
+	CHECK_INT(u->nfixes, 20);
 	check_fix(u, "g: fix a bound", TD_FIX_NOT_APPLICABLE, "reverted", 1);
 	check_fix(u, "Revert \"g: fix a bound\"", TD_FIX_NOT_APPLICABLE, "revert", 0);
 	check_fix(u, "h: check the size (CVE-2024-0002)", TD_FIX_MISSING, "content", 1);
@@ -312,6 +319,10 @@ int main(void)
 	check_fix(u, "q: fix an old bug", TD_FIX_MISSING, "content", 1);
 	check_fix(u, "s: fix two", TD_FIX_MISSING, "content", 1);
 	check_fix(u, "t: fix the cache user", TD_FIX_NOT_APPLICABLE, "fixed commit missing", 1);
+	check_fix(u, "w: add a queue", TD_FIX_MISSING, "content", 0);
+	check_fix(u, "w: fix the queue", TD_FIX_NOT_APPLICABLE, "fixed commit missing", 1);
+	check_fix(u, "x: add a pool", TD_FIX_APPLIED, "cherry-pick", 0);
+	check_fix(u, "x: fix the pool", TD_FIX_MISSING, "content", 1);
 	{
 		const td_upstream_fix_t *m1 = fix_of(u, "m: add a cache"), *m2 = fix_of(u, "m: fix the cache");
 		const td_upstream_fix_t *p1 = fix_of(u, "p: fix a leak"), *p2 = fix_of(u, "p: fix the leak fix");
@@ -322,12 +333,31 @@ int main(void)
 		      !strcmp(p1->fixed_by[1], s1->id));
 		CHECK(m2 && m2->nfixed_by == 0);
 	}
-	CHECK_INT(u->status_count[TD_FIX_MISSING], 7);
-	CHECK_INT(u->status_count[TD_FIX_NOT_APPLICABLE], 7);
-	CHECK_INT(u->status_count[TD_FIX_APPLIED], 2);
+	CHECK_INT(u->status_count[TD_FIX_MISSING], 9);
+	CHECK_INT(u->status_count[TD_FIX_NOT_APPLICABLE], 8);
+	CHECK_INT(u->status_count[TD_FIX_APPLIED], 3);
 	CHECK_INT(u->cve_count[TD_FIX_MISSING], 2);
 	CHECK_INT(u->cve_count[TD_FIX_NOT_APPLICABLE], 3);
-	CHECK_INT(td_fix_lacking(u->fix_count), 5);
+	CHECK_INT(td_fix_lacking(u->fix_count), 6);
+	CHECK_INT(h->merges_skipped, 2);
+	/* what a merge brought: the commits of its branch; nothing for a
+	 * commit that is not a merge */
+	{
+		char w[64];
+		size_t *m = NULL, n = 0;
+		int is_merge = -1;
+		td_error_t err;
+		git_word(w, sizeof(w), "rev-parse --short=12 tip~3");
+		CHECK_INT(td_history_merged(&m, &n, &is_merge, h, w, &err), 0);
+		CHECK_INT(is_merge, 1);
+		CHECK_INT(n, 1);
+		if (n == 1)
+			CHECK_STR(h->commits[m[0]].subject, "w: add a queue");
+		free(m);
+		CHECK_INT(td_history_merged(&m, &n, &is_merge, h, h->commits[0].id, &err), 0);
+		CHECK_INT(is_merge, 0);
+		CHECK(m == NULL && n == 0);
+	}
 	free_all(u, s, h, r);
 
 	/* with m.c not built, the source may have its feature: a fix of it in

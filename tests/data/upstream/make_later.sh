@@ -20,14 +20,18 @@
 #   S1 s.c  Fixes: M1, P1   the vendor has one of the two          -> missing
 #   T1 t.c  Fixes: M1       as M2, in another file                 -> not applicable; missing
 #                           when a configuration leaves m.c unbuilt (the source may have M1)
-# vendor (from base): cherry-pick -x K1 and P1.
+#   W       merges branch w: W1 w.c, a feature the vendor lacks    -> missing (the merge: not listed)
+#   W2 w.c  Fixes: W        the bug came with what W merged        -> not applicable
+#   X       merges branch x: X1 x.c, which the vendor cherry-picks -> X1 applied
+#   X2 x.c  Fixes: X        the vendor has what X merged           -> missing
+# vendor (from base): cherry-pick -x K1, P1 and X1.
 # The reverts are committed with git revert's message, written out, so
 # that the subjects do not depend on the git version ("Reapply").
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$1"
 . "$here/common.sh"
-repo g h k m n p q s t
+repo g h k m n p q s t w x
 g add -A && g commit -qm base && g tag base
 
 revert() { # SUBJECT [ID]: revert HEAD, naming it by ID (default: in full)
@@ -61,8 +65,21 @@ fix q 'q: fix an old bug' "Fixes: $(g rev-parse --short=12 base) (\"base\")" >/d
 fix s 's: fix two' "Fixes: $M1 (\"m: add a cache\")
 Fixes: $P1 (\"p: fix a leak\")" >/dev/null
 fix t 't: fix the cache user' "Fixes: $M1 (\"m: add a cache\")" >/dev/null
+merged() { # NAME SUBJECT: commit SUBJECT on branch NAME, merged into main; prints the merge's id
+	g checkout -q -b "$1" >/dev/null
+	fix "$1" "$2" >/dev/null
+	g checkout -q main
+	g merge -q --no-ff -m "Merge branch '$1'" "$1"
+	g rev-parse --short=12 HEAD
+}
+W=$(merged w 'w: add a queue')
+fix w 'w: fix the queue' "Fixes: $W (\"Merge branch 'w'\")" >/dev/null
+X=$(merged x 'x: add a pool')
+X1=$(g rev-parse x)
+fix x 'x: fix the pool' "Fixes: $X (\"Merge branch 'x'\")" >/dev/null
 g tag tip
 
 g checkout -q -b vendor base
 g cherry-pick -x "$K1" >/dev/null
 g cherry-pick -x "$P1" >/dev/null
+g cherry-pick -x "$X1" >/dev/null
