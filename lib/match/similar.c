@@ -460,11 +460,19 @@ static uint64_t line_hash(const char *p, size_t n)
 	return n ? td_line_next(p, p + n, &len) : 0;
 }
 
+/* A line hash as a table holds it: folded to 32 bits, never 0. */
+static inline uint32_t slot_key(uint64_t h)
+{
+	uint32_t k = (uint32_t)(h ^ (h >> 32));
+
+	return k ? k : 1;
+}
+
 /* The slot of line hash h in t (an empty one when it is not there). */
 static inline size_t lineset_slot(const td_lineset_t *t, uint64_t h)
 {
-	uint64_t k = h ? h : 1;
-	size_t at = (size_t)(k ^ (k >> 32)) & t->mask;
+	uint32_t k = slot_key(h);
+	size_t at = (size_t)k & t->mask;
 
 	while (t->slot[at].key && t->slot[at].key != k)
 		at = (at + 1) & t->mask;
@@ -492,7 +500,7 @@ static int lineset_init(td_lineset_t *t, const uint64_t *h, size_t n)
 	t->mask = slots - 1;
 	for (size_t i = 0; i < n; i++) {
 		size_t at = lineset_slot(t, h[i]);
-		t->slot[at].key = h[i] ? h[i] : 1;
+		t->slot[at].key = slot_key(h[i]);
 		t->slot[at].count++;
 	}
 	return TD_OK;
@@ -602,8 +610,8 @@ double td_linebag_bound(const td_linebag_t *a, td_linebag_t *b)
 double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b)
 {
 	td_lineset_t *t = &b->set;
-	size_t slots = t->mask + 1, *start = NULL, kept = 0, frequent = 0;
-	uint32_t *pos = NULL, *tails = NULL;
+	size_t slots = t->mask + 1, kept = 0, frequent = 0;
+	uint32_t *start = NULL, *pos = NULL, *tails = NULL;
 	double bound = -1;
 
 	if (!a->n && !b->n)

@@ -64,10 +64,12 @@ int td_similarity(td_similarity_t *out, const void *old_buf, size_t old_len, con
 /* The lines of a buffer as a multiset of hashes, to bound the similarity of
  * two buffers before diffing them: the diff keeps no more lines than the two
  * multisets share. A bag made with table can be the second bag of
- * td_linebag_bound, which probes its hash table: no sorting. */
+ * td_linebag_bound, which probes its hash table: no sorting. The table keys
+ * a line by its hash folded to 32 bits (16 bytes a slot): lines whose keys
+ * collide count as one, so that a bound can only be higher, and stays one. */
 typedef struct td_lineslot {
-	uint64_t key;      /* 0: empty slot */
-	uint32_t count;    /* lines with that hash */
+	uint32_t key;      /* the line hash folded to 32 bits; 0: empty slot */
+	uint32_t count;    /* lines with that key */
 	uint32_t used;     /* matched by the current probe */
 	uint32_t stamp;    /* which probe used is for */
 } td_lineslot_t;
