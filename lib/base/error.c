@@ -87,6 +87,13 @@ uint64_t td_monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+int td_size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 int td_grow(void **buf, size_t *cap, size_t need, size_t elem_size)
 {
 	size_t ncap;

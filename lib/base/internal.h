@@ -28,6 +28,9 @@ int td_grow(void **buf, size_t *cap, size_t need, size_t elem_size);
 /* Nanoseconds on a monotonic clock: for intervals (progress, stage times). */
 uint64_t td_monotonic_ns(void);
 
+/* qsort's order of size_t values, ascending. */
+int td_size_cmp(const void *a, const void *b);
+
 /* 1 in each byte of a 64-bit word: the lanes of the bytewise word tests
  * (td_line_count, the line hashes of similar.c). */
 #define TD_BYTE_ONES 0x0101010101010101ull

@@ -705,13 +705,6 @@ void td_simfile_release(td_simfile_t *f)
 	memset(f, 0, sizeof(*f));
 }
 
-static int cmp_size(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* f->touched: the lines of f with a match of one of s's to names, in
  * order, kept for the next pair with the same names. A name has no
  * newline, so each match is in one line. 0 or TD_ENOMEM. */
@@ -755,7 +748,7 @@ static int touched_lines(td_simfile_t *f, const td_similarity_t *s)
 	}
 	if (s->renamed > 1 && f->ntouched) {
 		size_t u = 1;
-		qsort(f->touched, f->ntouched, sizeof(*f->touched), cmp_size);
+		qsort(f->touched, f->ntouched, sizeof(*f->touched), td_size_cmp);
 		for (size_t i = 1; i < f->ntouched; i++)
 			if (f->touched[i] != f->touched[u - 1])
 				f->touched[u++] = f->touched[i];

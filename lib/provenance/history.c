@@ -805,13 +805,6 @@ static const char *find_merge(const struct td_history_impl *im, const char *id)
 	return im->merge_ids[lo];
 }
 
-static int cmp_size(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int td_history_merged(size_t **out, size_t *n, int *is_merge, const td_history_t *h, const char *id, td_error_t *err)
 {
 	struct td_history_impl *im = h->impl;
@@ -857,7 +850,7 @@ int td_history_merged(size_t **out, size_t *n, int *is_merge, const td_history_t
 		goto out;
 	}
 	if (nv > 1)
-		qsort(v, nv, sizeof(*v), cmp_size);
+		qsort(v, nv, sizeof(*v), td_size_cmp);
 	*out = v;
 	*n = nv;
 	v = NULL;

@@ -122,12 +122,6 @@ static int u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int size_cmp(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static int str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -410,7 +404,7 @@ static int find_backport(engine_t *e, const td_patch_t *p, plines_t *pl, long *b
 	}
 	if (n > 1) {
 		size_t w = 1;
-		qsort(cands, n, sizeof(*cands), size_cmp);
+		qsort(cands, n, sizeof(*cands), td_size_cmp);
 		for (size_t j = 1; j < n; j++)
 			if (cands[j] != cands[w - 1])
 				cands[w++] = cands[j];
