@@ -36,8 +36,9 @@ struct td_history_impl {
 	td_history_touch_t *touches;/* index's touches, in the same order (td_history_find's view) */
 	struct commit_id *by_id;    /* the commits by id, then index (td_history_commit_index) */
 	char (*patch_ids)[TD_HISTORY_ID_HEX]; /* "" until computed */
-	char (*merge_ids)[TD_HISTORY_ID_HEX]; /* the range's merge commits, sorted (td_history_merged) */
+	char (*merge_ids)[TD_HISTORY_ID_HEX]; /* the range's merge commits (td_history_merged) */
 	size_t nmerges;
+	struct commit_id *merges_by_id; /* merge_ids by id */
 };
 
 /* ---- line hashes ------------------------------------------------------ */
@@ -241,11 +242,6 @@ out:
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int cmp_hex(const void *a, const void *b)
-{
-	return strcmp(a, b);
 }
 
 static int diff_with_parent(git_diff **out, git_repository *repo, git_commit *c, uint64_t max_size,
@@ -604,7 +600,7 @@ static int tips_from_refs(git_oid **tips, size_t *n, git_repository *repo, const
 }
 
 /* The range's non-merge commits into *out, oldest first, and its merge
- * commits' ids into *merges, sorted. */
+ * commits' ids into *merges. */
 static int walk_range(git_oid **out, size_t *count, char (**merges)[TD_HISTORY_ID_HEX], size_t *nmerges,
 		      git_repository *repo, const git_oid *base, const git_oid *tips, size_t ntips, td_error_t *err)
 {
@@ -665,8 +661,6 @@ out:
 		free(m);
 		return rc;
 	}
-	if (nm > 1)
-		qsort(m, nm, sizeof(*m), cmp_hex);
 	*out = v;
 	*count = n;
 	*merges = m;
@@ -709,12 +703,17 @@ static int build_index(td_history_t *h, td_error_t *err)
 	struct td_history_impl *im = h->impl;
 	size_t n = 0, k = 0;
 
-	if (!(im->by_id = td_malloc_array(h->count ? h->count : 1, sizeof(*im->by_id))))
+	if (!(im->by_id = td_malloc_array(h->count ? h->count : 1, sizeof(*im->by_id))) ||
+	    !(im->merges_by_id = td_malloc_array(im->nmerges ? im->nmerges : 1, sizeof(*im->merges_by_id))))
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	for (size_t i = 0; i < h->count; i++)
 		im->by_id[i] = (struct commit_id){ h->commits[i].id, i };
 	if (h->count > 1)
 		qsort(im->by_id, h->count, sizeof(*im->by_id), cmp_commit_id);
+	for (size_t i = 0; i < im->nmerges; i++)
+		im->merges_by_id[i] = (struct commit_id){ im->merge_ids[i], i };
+	if (im->nmerges > 1)
+		qsort(im->merges_by_id, im->nmerges, sizeof(*im->merges_by_id), cmp_commit_id);
 	for (size_t i = 0; i < h->count; i++)
 		n += h->commits[i].nfiles;
 	if (!n)
@@ -762,25 +761,38 @@ void td_history_find(const td_history_touch_t **out, size_t *n, const td_history
 	}
 }
 
-long td_history_commit_index(const td_history_t *h, const char *id)
+/* The ids of v[0..n) (sorted by id) that id names, whole or abbreviated
+ * (HISTORY_ID_ABBREV_MIN hex digits or more): v[*first .. return value). */
+static size_t named_ids(size_t *first, const struct commit_id *v, size_t n, const char *id)
 {
-	const struct td_history_impl *im = h ? h->impl : NULL;
-	size_t n = strlen(id), lo = 0, hi = im && im->by_id ? h->count : 0;
-	long first = -1;
+	size_t len = strlen(id), lo = 0, hi = n;
 
-	if (n < HISTORY_ID_ABBREV_MIN || n >= TD_HISTORY_ID_HEX)
-		return -1;
+	*first = 0;
+	if (!v || len < HISTORY_ID_ABBREV_MIN || len >= TD_HISTORY_ID_HEX)
+		return 0;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (strncmp(im->by_id[mid].id, id, n) < 0)
+		if (strncmp(v[mid].id, id, len) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	*first = lo;
+	while (hi < n && !strncmp(v[hi].id, id, len))
+		hi++;
+	return hi;
+}
+
+long td_history_commit_index(const td_history_t *h, const char *id)
+{
+	const struct td_history_impl *im = h ? h->impl : NULL;
+	size_t at = 0, end = im ? named_ids(&at, im->by_id, h->count, id) : 0;
+	long first = -1;
+
 	/* an abbreviation may name several: the first in history order */
-	for (; im && lo < h->count && !strncmp(im->by_id[lo].id, id, n); lo++)
-		if (first < 0 || im->by_id[lo].i < (size_t)first)
-			first = (long)im->by_id[lo].i;
+	for (; at < end; at++)
+		if (first < 0 || im->by_id[at].i < (size_t)first)
+			first = (long)im->by_id[at].i;
 	return first;
 }
 
@@ -788,21 +800,9 @@ long td_history_commit_index(const td_history_t *h, const char *id)
  * it), or NULL: none, or several. */
 static const char *find_merge(const struct td_history_impl *im, const char *id)
 {
-	size_t n = strlen(id), lo = 0, hi = im ? im->nmerges : 0;
+	size_t at = 0, end = im ? named_ids(&at, im->merges_by_id, im->nmerges, id) : 0;
 
-	if (!hi || n < HISTORY_ID_ABBREV_MIN || n >= TD_HISTORY_ID_HEX)
-		return NULL;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strncmp(im->merge_ids[mid], id, n) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo >= im->nmerges || strncmp(im->merge_ids[lo], id, n) ||
-	    (lo + 1 < im->nmerges && !strncmp(im->merge_ids[lo + 1], id, n)))
-		return NULL;
-	return im->merge_ids[lo];
+	return end == at + 1 ? im->merges_by_id[at].id : NULL;
 }
 
 int td_history_merged(size_t **out, size_t *n, int *is_merge, const td_history_t *h, const char *id, td_error_t *err)
@@ -930,6 +930,7 @@ void td_history_free(td_history_t *h)
 		free(h->impl->by_id);
 		free(h->impl->patch_ids);
 		free(h->impl->merge_ids);
+		free(h->impl->merges_by_id);
 		if (h->impl->libgit2_ref)
 			git_libgit2_shutdown();
 		free(h->impl);
