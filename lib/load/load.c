@@ -1,3 +1,5 @@
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,10 +144,90 @@ static int ws_known(const td_file_t *uf)
 	return is_file(uf) && full(uf) && uf->digest.has_sha256_ws && uf->digest.has_ws_bytes;
 }
 
+/* The upstream side as the target's walk sees it. A database is loaded on
+ * a thread of its own while the walk lists ahead (td_listing_watch_t's
+ * ready): on a big tree, that load is a fraction of a second with a core
+ * idle. */
+typedef struct upstream {
+	side_t *side;
+	const td_tree_t *tree;      /* once loaded */
+	td_db_t **keep;             /* the load's arguments (side_open) */
+	const char *spec, *label;
+	const td_load_opts_t *opts;
+	pthread_t thread;
+	int running;                /* started and not yet joined */
+	atomic_int loaded;
+	int rc;
+	td_error_t err;
+} upstream_t;
+
+static void *upstream_load(void *arg)
+{
+	upstream_t *up = arg;
+
+	up->rc = side_open(up->side, up->keep, up->spec, up->label, 0, up->opts, NULL, &up->err);
+	atomic_store(&up->loaded, 1);
+	return NULL;
+}
+
+/* Open the upstream side: a database on a thread when the target is
+ * walked (not itself a database), else here. */
+static int upstream_open(upstream_t *up, side_t *u, td_db_t **keep, const char *spec, const char *target_spec,
+			 const td_load_opts_t *o, td_scan_stats_t *stats, td_error_t *err)
+{
+	int rc;
+
+	memset(up, 0, sizeof(*up));
+	up->side = u;
+	if (((keep && *keep) || td_spec_is_db(spec)) && !td_spec_is_db(target_spec)) {
+		up->keep = keep;
+		up->spec = spec;
+		up->label = o->upstream_label;
+		up->opts = o;
+		if (!pthread_create(&up->thread, NULL, upstream_load, up)) {
+			up->running = 1;
+			return TD_OK;
+		}
+	}
+	if ((rc = side_open(u, keep, spec, o->upstream_label, 0, o, stats, err)))
+		return rc;
+	up->tree = u->tree;
+	return TD_OK;
+}
+
+/* Wait for the upstream side: its load's outcome. */
+static int upstream_wait(upstream_t *up, td_error_t *err)
+{
+	if (up->running) {
+		pthread_join(up->thread, NULL);
+		up->running = 0;
+		if (up->rc && err)
+			*err = up->err;
+		if (!up->rc)
+			up->tree = up->side->tree;
+		return up->rc;
+	}
+	return TD_OK;
+}
+
+/* td_listing_watch_t's ready: the upstream tree is the reference. */
+static int upstream_ready(void *ctx, int wait, const td_tree_t **reuse, td_error_t *err)
+{
+	upstream_t *up = ctx;
+	int rc;
+
+	if (!wait && up->running && !atomic_load(&up->loaded))
+		return 1;
+	if ((rc = upstream_wait(up, err)))
+		return rc;
+	*reuse = up->tree;
+	return TD_OK;
+}
+
 /* pair_need of a target entry as the walk finds it; ctx is the upstream
- * tree. Its whitespace-normalised digest only tells whether its change is
- * cosmetic: an added file goes without, and one whose upstream file's is
- * known waits for the length (target_ws_wanted). */
+ * side (upstream_t). Its whitespace-normalised digest only tells whether
+ * its change is cosmetic: an added file goes without, and one whose
+ * upstream file's is known waits for the length (target_ws_wanted). */
 static unsigned target_need(void *ctx, const td_file_t *tf)
 {
 	const td_file_t *uf;
@@ -153,7 +235,7 @@ static unsigned target_need(void *ctx, const td_file_t *tf)
 
 	if (!is_file(tf))
 		return TD_NEED_NONE;
-	uf = td_tree_find(ctx, tf->path, tf->path_len);
+	uf = td_tree_find(((const upstream_t *)ctx)->tree, tf->path, tf->path_len);
 	if (!is_file(uf))
 		return TD_NEED_FULL | TD_WANT_UNPAIRED;
 	n = pair_need(uf, tf);
@@ -163,7 +245,7 @@ static unsigned target_need(void *ctx, const td_file_t *tf)
 /* A change is cosmetic only where the normalised texts are as long. */
 static int target_ws_wanted(void *ctx, const td_file_t *tf, uint64_t ws_bytes)
 {
-	const td_file_t *uf = td_tree_find(ctx, tf->path, tf->path_len);
+	const td_file_t *uf = td_tree_find(((const upstream_t *)ctx)->tree, tf->path, tf->path_len);
 
 	return !ws_known(uf) || uf->digest.ws_bytes == ws_bytes;
 }
@@ -235,10 +317,10 @@ static int digest_side(side_t *s, td_scan_stats_t *stats, td_error_t *err)
  * or git revision is read while it is walked, each file as far as its
  * pair_need with upstream asks: the walk of a big tree takes a core for a
  * good while. An archive is digested in full as it is listed. */
-static int target_open(side_t *t, const td_tree_t *upstream, const char *spec, const td_load_opts_t *o,
+static int target_open(side_t *t, upstream_t *up, const char *spec, const td_load_opts_t *o,
 		       td_scan_stats_t *stats, td_error_t *err)
 {
-	td_listing_watch_t watch = { .need = target_need, .ws_wanted = target_ws_wanted, .ctx = (void *)upstream };
+	td_listing_watch_t watch = { .need = target_need, .ws_wanted = target_ws_wanted, .ctx = up };
 	td_listing_t *l = NULL;
 	td_scan_opts_t so;
 	int rc;
@@ -249,7 +331,9 @@ static int target_open(side_t *t, const td_tree_t *upstream, const char *spec, c
 	if ((rc = td_source_open(&t->src, spec, &o->source, err)))
 		return rc;
 	so = t->scan;
-	so.reuse = upstream;
+	so.reuse = up->tree;
+	if (up->running)
+		watch.ready = upstream_ready;
 	if (td_listing_new(&l, t->src))
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	if (!(rc = td_scan_stream(l, t->src, &so, stats, &watch, err)))
@@ -264,17 +348,24 @@ static int load_pair(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t *
 		     td_scan_stats_t *stats, td_error_t *err)
 {
 	td_load_opts_t defaults;
+	upstream_t up;
 	side_t u, t;
 	int rc;
 
 	*upstream_out = *target_out = NULL;
+	memset(&u, 0, sizeof(u));
 	memset(&t, 0, sizeof(t));
 	if (!opts) {
 		td_load_opts_init(&defaults);
 		opts = &defaults;
 	}
-	if ((rc = side_open(&u, upstream_db, upstream_spec, opts->upstream_label, 0, opts, stats, err)) ||
-	    (rc = target_open(&t, u.tree, target_spec, opts, stats, err)))
+	if ((rc = upstream_open(&up, &u, upstream_db, upstream_spec, target_spec, opts, stats, err)))
+		goto out;
+	rc = target_open(&t, &up, target_spec, opts, stats, err);
+	/* the upstream side's error first, as when it is opened first */
+	if (up.running && upstream_wait(&up, err))
+		rc = up.rc;
+	if (rc)
 		goto out;
 	plan_upstream(&u, &t, opts->upstream_full);
 	if ((rc = digest_side(&u, stats, err)))

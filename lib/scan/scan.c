@@ -1289,52 +1289,119 @@ size_t td_scan_reuse(td_tree_t *tree, const td_tree_t *ref)
 
 /* ---- listing and digesting at once ---- */
 
+/* The walk's state: the reference whose digests may be taken, and, until
+ * the watch says it is ready, what the walk has found. */
+typedef struct walk {
+	pool_t *p;
+	const td_tree_t *ref;
+	oid_index_t ix;
+	size_t reused;
+	int ready;
+	td_file_t *held;
+	size_t nheld, held_cap;
+	uint64_t reported;
+} walk_t;
+
+/* An entry the walk found, into the listing: its digest taken from the
+ * reference where the content is provably the same, then what the
+ * workers compute for it decided. */
+static int walk_add(walk_t *w, td_file_t *f, td_error_t *err)
+{
+	pool_t *p = w->p;
+	unsigned want;
+	size_t index;
+
+	if (w->ref && reuse_one(f, w->ref, &w->ix))
+		w->reused++;
+	want = p->watch && p->watch->need ? p->watch->need(p->watch->ctx, f) : TD_NEED_FULL;
+	if (already_done(f, TD_WANT_NEED(want)))
+		want = TD_NEED_NONE;
+	if (want != TD_NEED_NONE) {
+		p->progress.files_total++;
+		p->progress.bytes_total += f->size_bytes;
+	}
+	if (listing_add(p->l, f, want, &index)) {
+		td_file_release(f);
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	}
+	if (want == TD_NEED_NONE)
+		slot_finish(p, index);
+	if (atomic_load(&p->sleepers) && (want != TD_NEED_NONE || !(index % LISTING_WAKE_EVERY)))
+		pool_wake(p);
+	if (!(index % LISTING_WAKE_EVERY) && td_monotonic_ns() - w->reported >= PROGRESS_INTERVAL_NS) {
+		report_progress(p->opts, &p->progress);
+		w->reported = td_monotonic_ns();
+	}
+	return TD_OK;
+}
+
+/* Ask the watch whether the reference is ready (with wait, until it is):
+ * 0 when it is, and what the walk held is listed; 1 when not yet; else an
+ * error. */
+static int walk_ready(walk_t *w, int wait, td_error_t *err)
+{
+	const td_listing_watch_t *watch = w->p->watch;
+	int rc = watch->ready(watch->ctx, wait, &w->ref, err);
+	size_t i = 0;
+
+	if (rc)
+		return rc;
+	w->ready = 1;
+	if (w->ref && oid_index_build(&w->ix, w->ref))
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+	for (; i < w->nheld && !rc; i++)
+		rc = walk_add(w, &w->held[i], err);
+	for (; i < w->nheld; i++)
+		td_file_release(&w->held[i]);
+	free(w->held);
+	w->held = NULL;
+	w->nheld = w->held_cap = 0;
+	return rc;
+}
+
+/* An entry found before the reference is ready waits for it. */
+static int walk_hold(walk_t *w, td_file_t *f, td_error_t *err)
+{
+	void *held = w->held;
+
+	if (td_grow(&held, &w->held_cap, w->nheld + 1, sizeof(*w->held))) {
+		td_file_release(f);
+		return td_error_set(err, TD_ENOMEM, "out of memory");
+	}
+	w->held = held;
+	w->held[w->nheld++] = *f;
+	return TD_OK;
+}
+
 /* List a random-access source into the pool's listing while the workers
  * digest what is listed. */
-static int stream_walk(pool_t *p, td_source_t *src, const oid_index_t *ix, size_t *reused,
-		       td_error_t *err)
+static int stream_walk(walk_t *w, td_source_t *src, td_error_t *err)
 {
-	const td_tree_t *ref = p->opts ? p->opts->reuse : NULL;
-	uint64_t reported = td_monotonic_ns();
+	pool_t *p = w->p;
+	int rc;
 
 	for (;;) {
 		td_file_t f;
-		unsigned want;
-		size_t index;
-		int rc;
 
 		if (canceled(p->opts))
 			return td_error_set(err, TD_ECANCELED, "scan canceled");
 		if (atomic_load(&p->failed))
 			return TD_OK; /* the pool reports why */
 		rc = td_source_next(&f, src, err);
-		if (rc <= 0)
+		if (rc < 0)
 			return rc;
+		if (!rc)
+			return w->ready ? TD_OK : walk_ready(w, 1, err);
 		if (p->watch && p->watch->leave_out && p->watch->leave_out(p->watch->ctx, &f)) {
 			td_file_release(&f);
 			continue;
 		}
-		if (ref && reuse_one(&f, ref, ix))
-			(*reused)++;
-		want = p->watch && p->watch->need ? p->watch->need(p->watch->ctx, &f) : TD_NEED_FULL;
-		if (already_done(&f, TD_WANT_NEED(want)))
-			want = TD_NEED_NONE;
-		if (want != TD_NEED_NONE) {
-			p->progress.files_total++;
-			p->progress.bytes_total += f.size_bytes;
-		}
-		if (listing_add(p->l, &f, want, &index)) {
+		if (!w->ready && (rc = walk_ready(w, 0, err)) < 0) {
 			td_file_release(&f);
-			return td_error_set(err, TD_ENOMEM, "out of memory");
+			return rc;
 		}
-		if (want == TD_NEED_NONE)
-			slot_finish(p, index);
-		if (atomic_load(&p->sleepers) && (want != TD_NEED_NONE || !(index % LISTING_WAKE_EVERY)))
-			pool_wake(p);
-		if (!(index % LISTING_WAKE_EVERY) && td_monotonic_ns() - reported >= PROGRESS_INTERVAL_NS) {
-			report_progress(p->opts, &p->progress);
-			reported = td_monotonic_ns();
-		}
+		if ((rc = w->ready ? walk_add(w, &f, err) : walk_hold(w, &f, err)))
+			return rc;
 	}
 }
 
@@ -1343,13 +1410,18 @@ static int stream_walk(pool_t *p, td_source_t *src, const oid_index_t *ix, size_
 static int stream_listed(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts,
 			 td_scan_stats_t *stats, const td_listing_watch_t *watch, td_error_t *err)
 {
+	const td_tree_t *ref = opts ? opts->reuse : NULL;
 	td_tree_t *tree;
 	int rc;
 
 	if ((rc = td_scan_list(&tree, src, opts, stats, err)))
 		return rc;
-	if (opts && opts->reuse) {
-		size_t n = td_scan_reuse(tree, opts->reuse);
+	if (watch && watch->ready && (rc = watch->ready(watch->ctx, 1, &ref, err))) {
+		td_tree_free(tree);
+		return rc;
+	}
+	if (ref) {
+		size_t n = td_scan_reuse(tree, ref);
 		if (stats)
 			stats->files_reused += n;
 	}
@@ -1373,16 +1445,19 @@ int td_scan_stream(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts
 		   td_scan_stats_t *stats, const td_listing_watch_t *watch, td_error_t *err)
 {
 	unsigned nthreads = worker_count(opts), started = 0;
-	oid_index_t ix = { 0 };
+	walk_t w = { 0 };
 	pthread_t *threads;
-	size_t reused = 0;
 	td_error_t pool_err;
 	pool_t p;
 	int rc;
 
+	w.p = &p;
+	w.ref = opts ? opts->reuse : NULL;
+	w.ready = !(watch && watch->ready);
+	w.reported = td_monotonic_ns();
 	if (!td_source_random_access(src))
 		rc = stream_listed(l, src, opts, stats, watch, err);
-	else if (opts && opts->reuse && oid_index_build(&ix, opts->reuse))
+	else if (w.ready && w.ref && oid_index_build(&w.ix, w.ref))
 		rc = td_error_set(err, TD_ENOMEM, "out of memory");
 	else if (!(threads = td_malloc_array(nthreads, sizeof(pthread_t))))
 		rc = td_error_set(err, TD_ENOMEM, "out of memory");
@@ -1390,7 +1465,7 @@ int td_scan_stream(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts
 		pool_init(&p, l, src, opts, watch);
 		rc = pool_start(&p, threads, nthreads, &started, err);
 		if (!rc)
-			rc = stream_walk(&p, src, &ix, &reused, err);
+			rc = stream_walk(&w, src, err);
 		listing_end(l, watch);
 		pool_wake(&p);
 		if (started) {
@@ -1405,11 +1480,14 @@ int td_scan_stream(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts
 		free(threads);
 		if (stats) {
 			stats->files_listed += atomic_load(&l->count);
-			stats->files_reused += reused;
+			stats->files_reused += w.reused;
 		}
 	}
+	for (size_t i = 0; i < w.nheld; i++)
+		td_file_release(&w.held[i]);
+	free(w.held);
 	listing_end(l, watch);
-	free(ix.slots);
+	free(w.ix.slots);
 	return rc;
 }
 

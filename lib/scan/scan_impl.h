@@ -60,6 +60,14 @@ typedef struct td_listing_watch {
 	 * its whitespace-normalised text, ws_bytes long, is wanted. Required
 	 * when need asks for TD_WANT_WS_LENGTH. */
 	int (*ws_wanted)(void *ctx, const td_file_t *f, uint64_t ws_bytes);
+	/* When set, need and ws_wanted wait for what ready says: the walk
+	 * lists ahead, and what it finds is held until ready returns 0 (with
+	 * *reuse the tree to take digests from, in place of opts->reuse); 1
+	 * while it is not, which it may only say without wait; else an error,
+	 * which ends the scan. A random-access source asks without wait after
+	 * each entry and with wait at the end of the walk; a sequential one,
+	 * with wait, once listed. May be NULL. */
+	int (*ready)(void *ctx, int wait, const td_tree_t **reuse, td_error_t *err);
 	void *ctx;
 } td_listing_watch_t;
 

@@ -113,8 +113,9 @@ static void test_keeps_handle(void)
 }
 
 /* Errors: a label the database lacks still hands over the handle (the
- * caller frees it); a source upstream leaves it NULL; no place for it is
- * an error. */
+ * caller frees it), and is the error reported when the target is missing
+ * too (the database loads while the target is opened); a source upstream
+ * leaves the handle NULL; no place for it is an error. */
 static void test_edges(void)
 {
 	td_load_opts_t lo;
@@ -130,6 +131,17 @@ static void test_edges(void)
 	CHECK(!up && !tgt);
 	td_db_free(db);
 	db = NULL;
+	{
+		char missing[4300];
+		snprintf(missing, sizeof(missing), "%s/none", fx_dir);
+		CHECK_INT(td_load_pair(&up, &tgt, db_path, missing, &lo, NULL, &err), TD_ENOTFOUND);
+		CHECK(strstr(err.msg, "no version 'v9'") != NULL);
+		CHECK(!up && !tgt);
+		lo.upstream_label = NULL;
+		CHECK_INT(td_load_pair(&up, &tgt, db_path, missing, &lo, NULL, &err), TD_ENOTFOUND);
+		CHECK(strstr(err.msg, "none") != NULL);
+		CHECK(!up && !tgt);
+	}
 
 	td_load_opts_init(&lo);
 	CHECK(td_load_pair_db(&up, &tgt, &db, tgt_dir, tgt_dir, &lo, NULL, &err) == 0);
