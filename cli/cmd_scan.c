@@ -90,8 +90,8 @@ int cmd_scan(int argc, char **argv)
 	td_error_t err = { 0 };
 	const char *output = NULL, *label = NULL, *reuse_path = NULL;
 	int replace = 0, fresh = 0, quiet = 0, rc = CLI_EXIT_ERROR, opt;
-	td_tree_t *tree = NULL, *reuse = NULL;
-	td_db_t *reuse_db = NULL;
+	td_tree_t *tree = NULL;
+	td_db_loader_t *reuse = NULL;
 	td_source_t *src = NULL;
 	td_db_writer_t *w = NULL;
 	td_scan_stats_t stats = { 0 };
@@ -144,11 +144,9 @@ int cmd_scan(int argc, char **argv)
 		cli_error("--reuse takes a treedrift database, not '%s'", reuse_path);
 		goto out;
 	}
-	if (reuse_path && (td_db_open(&reuse_db, reuse_path, &err) ||
-			   td_db_load_reuse(&reuse, reuse_db, &err)))
+	/* loaded while the tree is walked */
+	if (reuse_path && td_db_loader_start(&reuse, reuse_path, NULL, NULL, TD_DB_LOAD_REUSE, &err))
 		goto lib_error;
-	td_db_free(reuse_db);
-	reuse_db = NULL;
 	stop_signals_catch();
 	lo.scan.cancel = &stop_requested;
 	/* Take the lock before the long part, so a second writer fails at once. */
@@ -159,7 +157,10 @@ int cmd_scan(int argc, char **argv)
 	cli_progress_init(&prog, "scanning", quiet);
 	lo.scan.progress = cli_progress_cb;
 	lo.scan.progress_ctx = &prog;
-	lo.scan.reuse = reuse;
+	if (reuse) {
+		lo.scan.reuse_wait = td_db_loader_wait;
+		lo.scan.reuse_ctx = reuse;
+	}
 	/* Entries are written while later files are still being digested. */
 	if (td_db_writer_add_scan(w, &tree, src, label, replace, &lo.scan, &stats, &err)) {
 		cli_progress_done(&prog);
@@ -191,8 +192,7 @@ out:
 	td_db_writer_free(w);
 	td_source_free(src);
 	td_tree_free(tree);
-	td_tree_free(reuse);
-	td_db_free(reuse_db);
+	td_db_loader_free(reuse);
 	free(auto_label);
 	free(shown);
 	cli_parser_release(&p);

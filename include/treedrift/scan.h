@@ -29,6 +29,15 @@ typedef struct td_scan_opts {
 	unsigned jobs;               /* worker threads; 0 = online CPUs */
 	const td_tree_t *reuse;      /* a previous scan: reuse digests of files whose
 				      * size, mtime and inode match, or whose git blob id does */
+	/* Or a tree still being loaded (td_db_loader_wait): td_scan and
+	 * td_db_writer_add_scan list ahead and decide nothing until
+	 * reuse_wait(reuse_ctx, wait, &tree, err) returns 0 with the tree to
+	 * reuse (NULL: none). Without wait it may return 1: not yet. Another
+	 * value is an error, and ends the scan. A directory or git revision
+	 * asks without wait as it is walked, and with wait at the end; an
+	 * archive, with wait, once read. */
+	int (*reuse_wait)(void *ctx, int wait, const td_tree_t **tree, td_error_t *err);
+	void *reuse_ctx;
 	td_progress_fn progress;
 	void *progress_ctx;
 	const volatile int *cancel;  /* non-NULL and set: stop with TD_ECANCELED */

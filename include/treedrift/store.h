@@ -74,6 +74,28 @@ TD_EXTERN int td_db_load(td_tree_t **out, td_db_t *db, const char *label, td_err
  * to compare). Caller frees with td_tree_free(). */
 TD_EXTERN int td_db_load_reuse(td_tree_t **out, td_db_t *db, td_error_t *err);
 
+/* A version loaded on a thread of its own, while the caller walks the tree
+ * that is to use it (td_scan_opts_t's reuse_wait): td_db_load of label, or
+ * with TD_DB_LOAD_REUSE td_db_load_reuse. With keep and *keep set, from
+ * that handle; else path is opened, and with keep the handle is left in
+ * *keep (the caller's to free). Neither the handle nor *keep may be used,
+ * nor path freed, before td_db_loader_wait has returned other than 1.
+ * Without a thread to spare it loads before returning. Errors of the load
+ * come from td_db_loader_wait; free with td_db_loader_free(). */
+typedef struct td_db_loader td_db_loader_t;
+#define TD_DB_LOAD_REUSE 1u
+TD_EXTERN int td_db_loader_start(td_db_loader_t **out, const char *path, td_db_t **keep, const char *label,
+				 unsigned flags, td_error_t *err);
+/* 0 with *tree (the loader's) once loaded, 1 while not yet (without wait;
+ * with wait, until it is), or the load's error. loader is a
+ * td_db_loader_t, so that this is a td_scan_opts_t reuse_wait. */
+TD_EXTERN int td_db_loader_wait(void *loader, int wait, const td_tree_t **tree, td_error_t *err);
+/* The loaded tree, the caller's now (free with td_tree_free()); NULL if the
+ * load failed. Waits for it. */
+TD_EXTERN td_tree_t *td_db_loader_take(td_db_loader_t *l);
+/* Waits for the load, then frees the loader and a tree not taken. */
+TD_EXTERN void td_db_loader_free(td_db_loader_t *l);
+
 /* PRAGMA integrity_check plus treedrift's own consistency checks. 0 when the
  * database is sound; TD_EFORMAT with the first problem in err otherwise. */
 TD_EXTERN int td_db_check(td_db_t *db, td_error_t *err);

@@ -1,5 +1,3 @@
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,33 +142,15 @@ static int ws_known(const td_file_t *uf)
 	return is_file(uf) && full(uf) && uf->digest.has_sha256_ws && uf->digest.has_ws_bytes;
 }
 
-/* The upstream side as the target's walk sees it. A database is loaded on
- * a thread of its own while the walk lists ahead (td_listing_watch_t's
- * ready): on a big tree, that load is a fraction of a second with a core
- * idle. */
+/* The upstream side as the target's walk sees it. A database loads on a
+ * thread of its own while the walk lists ahead (td_db_loader_t): on a big
+ * tree, that load is a fraction of a second with a core idle. */
 typedef struct upstream {
-	side_t *side;
+	td_db_loader_t *loader;     /* a database still loading, or NULL */
 	const td_tree_t *tree;      /* once loaded */
-	td_db_t **keep;             /* the load's arguments (side_open) */
-	const char *spec, *label;
-	const td_load_opts_t *opts;
-	pthread_t thread;
-	int running;                /* started and not yet joined */
-	atomic_int loaded;
-	int rc;
-	td_error_t err;
 } upstream_t;
 
-static void *upstream_load(void *arg)
-{
-	upstream_t *up = arg;
-
-	up->rc = side_open(up->side, up->keep, up->spec, up->label, 0, up->opts, NULL, &up->err);
-	atomic_store(&up->loaded, 1);
-	return NULL;
-}
-
-/* Open the upstream side: a database on a thread when the target is
+/* Open the upstream side u: a database on a thread when the target is
  * walked (not itself a database), else here. */
 static int upstream_open(upstream_t *up, side_t *u, td_db_t **keep, const char *spec, const char *target_spec,
 			 const td_load_opts_t *o, td_scan_stats_t *stats, td_error_t *err)
@@ -178,16 +158,9 @@ static int upstream_open(upstream_t *up, side_t *u, td_db_t **keep, const char *
 	int rc;
 
 	memset(up, 0, sizeof(*up));
-	up->side = u;
 	if (((keep && *keep) || td_spec_is_db(spec)) && !td_spec_is_db(target_spec)) {
-		up->keep = keep;
-		up->spec = spec;
-		up->label = o->upstream_label;
-		up->opts = o;
-		if (!pthread_create(&up->thread, NULL, upstream_load, up)) {
-			up->running = 1;
-			return TD_OK;
-		}
+		side_init(u, o, 0);
+		return td_db_loader_start(&up->loader, spec, keep, o->upstream_label, 0, err);
 	}
 	if ((rc = side_open(u, keep, spec, o->upstream_label, 0, o, stats, err)))
 		return rc;
@@ -195,33 +168,14 @@ static int upstream_open(upstream_t *up, side_t *u, td_db_t **keep, const char *
 	return TD_OK;
 }
 
-/* Wait for the upstream side: its load's outcome. */
-static int upstream_wait(upstream_t *up, td_error_t *err)
-{
-	if (up->running) {
-		pthread_join(up->thread, NULL);
-		up->running = 0;
-		if (up->rc && err)
-			*err = up->err;
-		if (!up->rc)
-			up->tree = up->side->tree;
-		return up->rc;
-	}
-	return TD_OK;
-}
-
-/* td_listing_watch_t's ready: the upstream tree is the reference. */
-static int upstream_ready(void *ctx, int wait, const td_tree_t **reuse, td_error_t *err)
+/* td_scan_opts_t's reuse_wait: the upstream tree, once loaded. */
+static int upstream_wait(void *ctx, int wait, const td_tree_t **tree, td_error_t *err)
 {
 	upstream_t *up = ctx;
-	int rc;
+	int rc = td_db_loader_wait(up->loader, wait, &up->tree, err);
 
-	if (!wait && up->running && !atomic_load(&up->loaded))
-		return 1;
-	if ((rc = upstream_wait(up, err)))
-		return rc;
-	*reuse = up->tree;
-	return TD_OK;
+	*tree = up->tree;
+	return rc;
 }
 
 /* pair_need of a target entry as the walk finds it; ctx is the upstream
@@ -332,8 +286,10 @@ static int target_open(side_t *t, upstream_t *up, const char *spec, const td_loa
 		return rc;
 	so = t->scan;
 	so.reuse = up->tree;
-	if (up->running)
-		watch.ready = upstream_ready;
+	if (up->loader) {
+		so.reuse_wait = upstream_wait;
+		so.reuse_ctx = up;
+	}
 	if (td_listing_new(&l, t->src))
 		return td_error_set(err, TD_ENOMEM, "out of memory");
 	if (!(rc = td_scan_stream(l, t->src, &so, stats, &watch, err)))
@@ -362,9 +318,15 @@ static int load_pair(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t *
 	if ((rc = upstream_open(&up, &u, upstream_db, upstream_spec, target_spec, opts, stats, err)))
 		goto out;
 	rc = target_open(&t, &up, target_spec, opts, stats, err);
-	/* the upstream side's error first, as when it is opened first */
-	if (up.running && upstream_wait(&up, err))
-		rc = up.rc;
+	if (up.loader) {
+		const td_tree_t *loaded;
+		/* the upstream side's error first, as when it is opened first */
+		int load_rc = td_db_loader_wait(up.loader, 1, &loaded, err);
+		if (load_rc)
+			rc = load_rc;
+		else
+			u.tree = td_db_loader_take(up.loader);
+	}
 	if (rc)
 		goto out;
 	plan_upstream(&u, &t, opts->upstream_full);
@@ -377,6 +339,7 @@ static int load_pair(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t *
 	*target_out = t.tree;
 	u.tree = t.tree = NULL;
 out:
+	td_db_loader_free(up.loader);
 	side_release(&u);
 	side_release(&t);
 	return rc;

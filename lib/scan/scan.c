@@ -1289,8 +1289,8 @@ size_t td_scan_reuse(td_tree_t *tree, const td_tree_t *ref)
 
 /* ---- listing and digesting at once ---- */
 
-/* The walk's state: the reference whose digests may be taken, and, until
- * the watch says it is ready, what the walk has found. */
+/* The walk's state: the tree whose digests may be taken, and, until it is
+ * loaded (td_scan_opts_t's reuse_wait), what the walk has found. */
 typedef struct walk {
 	pool_t *p;
 	const td_tree_t *ref;
@@ -1303,7 +1303,7 @@ typedef struct walk {
 } walk_t;
 
 /* An entry the walk found, into the listing: its digest taken from the
- * reference where the content is provably the same, then what the
+ * tree to reuse where the content is provably the same, then what the
  * workers compute for it decided. */
 static int walk_add(walk_t *w, td_file_t *f, td_error_t *err)
 {
@@ -1335,13 +1335,12 @@ static int walk_add(walk_t *w, td_file_t *f, td_error_t *err)
 	return TD_OK;
 }
 
-/* Ask the watch whether the reference is ready (with wait, until it is):
- * 0 when it is, and what the walk held is listed; 1 when not yet; else an
- * error. */
+/* Ask whether the tree to reuse is loaded (with wait, until it is): 0 when
+ * it is, and what the walk held is listed; 1 when not yet; else an error. */
 static int walk_ready(walk_t *w, int wait, td_error_t *err)
 {
-	const td_listing_watch_t *watch = w->p->watch;
-	int rc = watch->ready(watch->ctx, wait, &w->ref, err);
+	const td_scan_opts_t *o = w->p->opts;
+	int rc = o->reuse_wait(o->reuse_ctx, wait, &w->ref, err);
 	size_t i = 0;
 
 	if (rc)
@@ -1359,7 +1358,7 @@ static int walk_ready(walk_t *w, int wait, td_error_t *err)
 	return rc;
 }
 
-/* An entry found before the reference is ready waits for it. */
+/* An entry found before the tree to reuse is loaded waits for it. */
 static int walk_hold(walk_t *w, td_file_t *f, td_error_t *err)
 {
 	void *held = w->held;
@@ -1416,7 +1415,7 @@ static int stream_listed(td_listing_t *l, td_source_t *src, const td_scan_opts_t
 
 	if ((rc = td_scan_list(&tree, src, opts, stats, err)))
 		return rc;
-	if (watch && watch->ready && (rc = watch->ready(watch->ctx, 1, &ref, err))) {
+	if (opts && opts->reuse_wait && (rc = opts->reuse_wait(opts->reuse_ctx, 1, &ref, err))) {
 		td_tree_free(tree);
 		return rc;
 	}
@@ -1453,7 +1452,7 @@ int td_scan_stream(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts
 
 	w.p = &p;
 	w.ref = opts ? opts->reuse : NULL;
-	w.ready = !(watch && watch->ready);
+	w.ready = !(opts && opts->reuse_wait);
 	w.reported = td_monotonic_ns();
 	if (!td_source_random_access(src))
 		rc = stream_listed(l, src, opts, stats, watch, err);

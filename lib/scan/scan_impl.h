@@ -60,21 +60,15 @@ typedef struct td_listing_watch {
 	 * its whitespace-normalised text, ws_bytes long, is wanted. Required
 	 * when need asks for TD_WANT_WS_LENGTH. */
 	int (*ws_wanted)(void *ctx, const td_file_t *f, uint64_t ws_bytes);
-	/* When set, need and ws_wanted wait for what ready says: the walk
-	 * lists ahead, and what it finds is held until ready returns 0 (with
-	 * *reuse the tree to take digests from, in place of opts->reuse); 1
-	 * while it is not, which it may only say without wait; else an error,
-	 * which ends the scan. A random-access source asks without wait after
-	 * each entry and with wait at the end of the walk; a sequential one,
-	 * with wait, once listed. May be NULL. */
-	int (*ready)(void *ctx, int wait, const td_tree_t **reuse, td_error_t *err);
 	void *ctx;
 } td_listing_watch_t;
 
 /* List src into l and digest its files, at once for random-access sources
  * (reading starts while the walk goes on; what watch->need asks, or
- * everything), listing first for archives (everything). opts->reuse is
- * applied as td_scan_reuse does. watch may be NULL. */
+ * everything), listing first for archives (everything). opts->reuse, or
+ * what opts->reuse_wait gives, is applied as td_scan_reuse does; with
+ * reuse_wait, watch->need and ws_wanted are asked only once it has. watch
+ * may be NULL. */
 int td_scan_stream(td_listing_t *l, td_source_t *src, const td_scan_opts_t *opts,
 		   td_scan_stats_t *stats, const td_listing_watch_t *watch, td_error_t *err);
 

@@ -291,6 +291,98 @@ out:
 	return rc;
 }
 
+/* A tree to reuse that is loaded while the walk goes on: not_yet times
+ * "not yet" to a question without wait, then tree, or an error with fail. */
+typedef struct slow_ref {
+	const td_tree_t *tree;
+	int not_yet, fail, waited;
+} slow_ref_t;
+
+static int slow_ref_wait(void *ctx, int wait, const td_tree_t **tree, td_error_t *err)
+{
+	slow_ref_t *s = ctx;
+
+	if (!wait && s->not_yet > 0) {
+		s->not_yet--;
+		return 1;
+	}
+	s->waited += wait;
+	if (s->fail) {
+		err->code = TD_EFORMAT;
+		snprintf(err->msg, sizeof(err->msg), "the tree to reuse did not load");
+		return TD_EFORMAT;
+	}
+	*tree = s->tree;
+	return TD_OK;
+}
+
+/* --reuse with the tree to reuse loaded meanwhile (td_scan_opts_t's
+ * reuse_wait): what the walk found before it was loaded is held, then
+ * reused like the rest, whether it comes during the walk or after; a load
+ * that fails fails the scan and adds no version; td_db_loader_t loads it
+ * from the database. */
+static void test_reuse_wait(const char *dbpath, const td_tree_t *ref, size_t files)
+{
+	static const int not_yet[] = { 0, 5, 1 << 30 };
+	td_scan_opts_t opts = { 0 };
+	td_error_t err = { 0 };
+	td_tree_t *t = NULL;
+	char label[32];
+
+	opts.jobs = 2;
+	for (size_t i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++) {
+		slow_ref_t slow = { ref, not_yet[i], 0, 0 };
+		td_scan_stats_t stats = { 0 };
+		opts.reuse_wait = slow_ref_wait;
+		opts.reuse_ctx = &slow;
+		snprintf(label, sizeof(label), "slow%zu", i);
+		CHECK_INT(add_scan(dbpath, label, &opts, &stats, &t, &err), 0);
+		CHECK_INT((int)stats.files_reused, (int)files);
+		CHECK_INT((int)stats.files_read, 0);
+		/* asked with wait only when the walk ended first */
+		CHECK_INT(slow.waited, not_yet[i] > 100);
+		if (t)
+			check_same_tree(ref, t, label);
+		td_tree_free(t);
+	}
+	{
+		slow_ref_t slow = { ref, 3, 1, 0 };
+		td_tree_t *none = NULL;
+		td_db_t *db = NULL;
+		opts.reuse_ctx = &slow;
+		CHECK_INT(add_scan(dbpath, "failed", &opts, NULL, &t, &err), TD_EFORMAT);
+		CHECK(strstr(err.msg, "did not load") != NULL);
+		CHECK(t == NULL);
+		CHECK_INT(td_db_open(&db, dbpath, &err), 0);
+		CHECK(td_db_load(&none, db, "failed", &err) != 0);
+		td_tree_free(none);
+		td_db_free(db);
+	}
+	{
+		td_db_loader_t *l = NULL;
+		td_scan_stats_t stats = { 0 };
+		const td_tree_t *loaded = NULL;
+		CHECK_INT(td_db_loader_start(&l, dbpath, NULL, NULL, TD_DB_LOAD_REUSE, &err), 0);
+		opts.reuse_wait = td_db_loader_wait;
+		opts.reuse_ctx = l;
+		CHECK_INT(add_scan(dbpath, "loaded", &opts, &stats, &t, &err), 0);
+		CHECK_INT((int)stats.files_reused, (int)files);
+		CHECK_INT((int)stats.files_read, 0);
+		if (t)
+			check_same_tree(ref, t, "td_db_loader_t");
+		td_tree_free(t);
+		CHECK_INT(td_db_loader_wait(l, 0, &loaded, &err), 0);
+		CHECK(loaded != NULL);
+		td_db_loader_free(l);
+
+		/* a label the database lacks: the error comes with the wait */
+		CHECK_INT(td_db_loader_start(&l, dbpath, NULL, "v9", 0, &err), 0);
+		CHECK_INT(td_db_loader_wait(l, 1, &loaded, &err), TD_ENOTFOUND);
+		CHECK(td_db_loader_take(l) == NULL);
+		td_db_loader_free(l);
+	}
+}
+
 /* A scan that reads while it lists (td_scan, td_db_writer_add_scan) finds
  * what listing first and reading after finds, whatever the thread count;
  * the database holds it; --reuse takes every file and reads none; a
@@ -351,6 +443,8 @@ static void test_stream(void)
 	if ((back = db_version(dbpath, "reused")))
 		check_same_tree(ref, back, "the database after --reuse");
 	td_tree_free(back);
+
+	test_reuse_wait(dbpath, ref, files);
 
 	/* A taken label fails, a canceled scan fails, and neither adds a version. */
 	opts.reuse = NULL;
