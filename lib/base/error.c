@@ -57,16 +57,30 @@ void td_error_clear(td_error_t *err)
 
 void *td_malloc_array(size_t n, size_t size)
 {
+	void *p;
+
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	return malloc(n && size ? n * size : 1);
+	p = malloc(n && size ? n * size : 1);
+	td_advise_huge(p, n * size);
+	return p;
+}
+
+void *td_calloc_array(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	td_advise_huge(p, n * size);
+	return p;
 }
 
 void *td_realloc_array(void *p, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	return realloc(p, n && size ? n * size : 1);
+	p = realloc(p, n && size ? n * size : 1);
+	td_advise_huge(p, n * size);
+	return p;
 }
 
 char *td_strndup(const char *s, size_t n)

@@ -17,13 +17,20 @@
 int td_error_set(td_error_t *err, int code, const char *fmt, ...) TD_PRINTF(3, 4);
 void td_error_clear(td_error_t *err);
 
-/* Overflow-checked allocation helpers: NULL on overflow or exhaustion. */
+/* Overflow-checked allocation helpers: NULL on overflow or exhaustion. An
+ * array of TD_HUGE_MIN_BYTES or more asks for huge pages (td_advise_huge). */
 void *td_malloc_array(size_t n, size_t size);
+void *td_calloc_array(size_t n, size_t size);
 void *td_realloc_array(void *p, size_t n, size_t size);
 char *td_strndup(const char *s, size_t n);
 
 /* Grow *buf (of *cap elements) so that it holds at least need elements. */
 int td_grow(void **buf, size_t *cap, size_t need, size_t elem_size);
+
+/* Ask for transparent huge pages for p[0..bytes) when it is
+ * TD_HUGE_MIN_BYTES or more (lib/base/huge.c): a hint, never an error. */
+#define TD_HUGE_MIN_BYTES ((size_t)4 << 20)
+void td_advise_huge(void *p, size_t bytes);
 
 /* Nanoseconds on a monotonic clock: for intervals (progress, stage times). */
 uint64_t td_monotonic_ns(void);

@@ -145,7 +145,7 @@ static int tokenize(tokens_t *t, const size_t len[2])
 	while (slots < 2 * total)
 		slots *= 2;
 	mask = slots - 1;
-	if (!(first = td_malloc_array(total + 1, sizeof(*first))) || !(slot = calloc(slots, sizeof(*slot))))
+	if (!(first = td_malloc_array(total + 1, sizeof(*first))) || !(slot = td_calloc_array(slots, sizeof(*slot))))
 		goto out;
 	for (k = 0; k < total; k++) {
 		uint64_t h = id[k];

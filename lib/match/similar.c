@@ -101,7 +101,7 @@ static int seg_grow(td_segments_t *t)
 {
 	td_segments_t bigger = { NULL, t->mask ? 2 * t->mask + 1 : 255, t->n, t->frequent };
 
-	if (!(bigger.slot = calloc(bigger.mask + 1, sizeof(*bigger.slot))))
+	if (!(bigger.slot = td_calloc_array(bigger.mask + 1, sizeof(*bigger.slot))))
 		return TD_ENOMEM;
 	for (size_t i = 0; t->mask && i <= t->mask; i++)
 		if (t->slot[i].key)
@@ -495,7 +495,7 @@ static int lineset_init(td_lineset_t *t, const uint64_t *h, size_t n)
 			return TD_ENOMEM;
 		slots *= 2;
 	}
-	if (!(t->slot = calloc(slots, sizeof(*t->slot))))
+	if (!(t->slot = td_calloc_array(slots, sizeof(*t->slot))))
 		return TD_ENOMEM;
 	t->mask = slots - 1;
 	for (size_t i = 0; i < n; i++) {
@@ -619,7 +619,7 @@ double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b)
 	if (!b->has_set || b->n > UINT32_MAX)
 		return -1;
 	/* where each slot's lines are, in order: pos[start[s] .. start[s + 1]) */
-	if (!(start = calloc(slots + 1, sizeof(*start))) || !(pos = td_malloc_array(b->n ? b->n : 1, sizeof(*pos))) ||
+	if (!(start = td_calloc_array(slots + 1, sizeof(*start))) || !(pos = td_malloc_array(b->n ? b->n : 1, sizeof(*pos))) ||
 	    !(tails = td_malloc_array(a->n < b->n ? a->n + 1 : b->n + 1, sizeof(*tails))))
 		goto out;
 	for (size_t s = 0; s < slots; s++)
