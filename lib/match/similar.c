@@ -619,7 +619,8 @@ double td_linebag_order_bound(const td_linebag_t *a, td_linebag_t *b)
 	if (!b->has_set || b->n > UINT32_MAX)
 		return -1;
 	/* where each slot's lines are, in order: pos[start[s] .. start[s + 1]) */
-	if (!(start = td_calloc_array(slots + 1, sizeof(*start))) || !(pos = td_malloc_array(b->n ? b->n : 1, sizeof(*pos))) ||
+	if (!(start = td_calloc_array(slots + 1, sizeof(*start))) ||
+	    !(pos = td_malloc_array(b->n ? b->n : 1, sizeof(*pos))) ||
 	    !(tails = td_malloc_array(a->n < b->n ? a->n + 1 : b->n + 1, sizeof(*tails))))
 		goto out;
 	for (size_t s = 0; s < slots; s++)
