@@ -467,6 +467,39 @@ static void test_stream(void)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* An archive is read whole before anything is reused: the tree to reuse
+ * is waited for once, then; a load that failed fails the scan. */
+static void test_reuse_wait_archive(void)
+{
+	char cmd[PATH_MAX * 2], spec[PATH_MAX];
+	td_scan_opts_t opts = { 0 };
+	td_error_t err = { 0 };
+	td_source_t *src = NULL;
+	td_tree_t *t = NULL;
+
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; mkdir -p ar; printf 'one\\n' >ar/a.txt; printf 'two\\n' >ar/b.txt; "
+		 "tar cf ar.tar -C ar a.txt b.txt; rm -r ar", root);
+	CHECK_INT(system(cmd), 0);
+	path_of(spec, sizeof(spec), "ar.tar");
+	for (int fail = 0; fail <= 1; fail++) {
+		slow_ref_t slow = { NULL, 2, fail, 0 };
+		opts.reuse_wait = slow_ref_wait;
+		opts.reuse_ctx = &slow;
+		CHECK_INT(td_source_open(&src, spec, NULL, &err), 0);
+		if (src)
+			CHECK_INT(td_scan(&t, src, &opts, NULL, &err), fail ? TD_EFORMAT : 0);
+		CHECK_INT(slow.waited, 1);
+		CHECK_INT(slow.not_yet, 2);
+		CHECK(fail ? !t : t && t->count == 2);
+		td_tree_free(t);
+		t = NULL;
+		td_source_free(src);
+		src = NULL;
+	}
+	unlink(spec);
+}
+
 /* An archive with one top folder loses it, hard link targets too: a hard
  * link takes the digest of the member it names. */
 static void test_hardlink_under_top(void)
@@ -506,6 +539,7 @@ int main(void)
 	test_changed_between_list_and_read(4);
 	test_links_outside();
 	test_stream();
+	test_reuse_wait_archive();
 	test_hardlink_under_top();
 	rmdir(root);
 	return check_finish();
