@@ -5,11 +5,11 @@
 #
 #   scripts/cross-aarch64.sh
 #
-# The test needs only lib/digest/tlsh.c, lib/base/error.c and the generated
-# tables (no OpenSSL, SQLite, libgit2 or libarchive), so nothing but the
-# C library is cross-built. The table generator runs on the build machine.
-# It runs with each portable loop forced (scalar, pair) and with none, and
-# checks that pair is the default there.
+# The test needs only lib/digest/tlsh.c, lib/base/error.c, lib/base/huge.c
+# and the generated tables (no OpenSSL, SQLite, libgit2 or libarchive), so
+# nothing but the C library is cross-built. The table generator runs on the
+# build machine. It runs with each portable loop forced (scalar, pair) and
+# with none, and checks that pair is the default there.
 #
 # Environment:
 #   TD_CROSS_BUILD  build directory (default build-aarch64)
@@ -36,7 +36,7 @@ cc "${flags[@]}" -Ilib/digest lib/digest/gen/tlsh_tables.c -o "$build/tlsh_table
 # Static, so that qemu needs no arm64 sysroot at run time.
 "$cc" "${flags[@]}" -static -D_XOPEN_SOURCE=700 -DTD_TEST_DATA="\"$PWD/tests/data\"" \
 	-Iinclude -Ilib/base -Ilib/digest -I"$build" -Itests/unit \
-	tests/unit/test_tlsh.c lib/digest/tlsh.c lib/base/error.c -lpthread -o "$build/test_tlsh"
+	tests/unit/test_tlsh.c lib/digest/tlsh.c lib/base/error.c lib/base/huge.c -lpthread -o "$build/test_tlsh"
 
 run() { # label, then environment assignments for the test
 	local label=$1 log
