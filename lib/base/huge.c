@@ -13,10 +13,11 @@
 void td_advise_huge(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
-	long page = sysconf(_SC_PAGESIZE);
 	uintptr_t start, end;
+	long page;
 
-	if (!p || bytes < TD_HUGE_MIN_BYTES || page <= 0)
+	/* every array allocation comes here: the small ones leave at once */
+	if (!p || bytes < TD_HUGE_MIN_BYTES || (page = sysconf(_SC_PAGESIZE)) <= 0)
 		return;
 	/* whole pages: an array malloc maps for itself is then its mapping
 	 * whole, which realloc can still move in one piece (mremap) */
