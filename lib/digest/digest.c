@@ -7,6 +7,7 @@
 
 #include <openssl/evp.h>
 
+#include "digest_impl.h"
 #include "internal.h"
 #include "treedrift/digest.h"
 #include "tlsh_impl.h"
@@ -25,7 +26,7 @@ struct td_digester {
 	EVP_MD_CTX *ws;                        /* SHA-256 of the normalised text */
 	int ws_binary;                         /* a NUL byte was seen: no normalised digest */
 	int ws_line;                           /* the current line has kept a byte */
-	uint8_t ws_buf[DIGEST_BLOCK_BYTES + 16]; /* one block, normalised (and WS_SLACK_BYTES) */
+	uint8_t ws_buf[DIGEST_BLOCK_BYTES + TD_WS_SLACK_BYTES]; /* one block, normalised */
 	td_tlsh_ctx_t tlsh;
 	int want_tlsh;
 	int want_ws;                           /* WS_NONE, WS_LENGTH or WS_DIGEST */
@@ -161,7 +162,6 @@ static size_t ws_normalise_scalar(uint8_t *out, const uint8_t *p, size_t n, int 
 /* pack[m]: the pshufb control that moves the bytes of m's set bits (of 8)
  * to the front. */
 static uint8_t ws_pack[256][8];
-static pthread_once_t ws_pack_once = PTHREAD_ONCE_INIT;
 
 static void ws_pack_init(void)
 {
@@ -226,31 +226,100 @@ static inline size_t ws_scan_ssse3(uint8_t *out, const uint8_t *p, size_t n, int
 }
 
 __attribute__((target("ssse3,popcnt")))
-static size_t ws_normalise_ssse3(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
+static size_t ws_normalise_ssse3(uint8_t *out, const uint8_t *p, size_t n, int *line_kept, int pack)
 {
-	return ws_scan_ssse3(out, p, n, line_kept, 1);
-}
-
-__attribute__((target("ssse3,popcnt")))
-static size_t ws_length_ssse3(uint8_t *out, const uint8_t *p, size_t n, int *line_kept)
-{
-	return ws_scan_ssse3(out, p, n, line_kept, 0);
+	return pack ? ws_scan_ssse3(out, p, n, line_kept, 1) : ws_scan_ssse3(out, p, n, line_kept, 0);
 }
 #endif
 
-/* out has room for n + WS_SLACK_BYTES. */
-#define WS_SLACK_BYTES 16
+#if defined(__x86_64__)
+/* The same with AVX-512: the masks straight from the byte compares, and
+ * the kept bytes of 64 moved together by vpcompressb. Each 64-byte store
+ * ends within the first n bytes of out (the result never outruns the input). */
+__attribute__((target("avx512f,avx512bw,avx512vbmi2,popcnt")))
+static size_t ws_normalise_avx512(uint8_t *out, const uint8_t *p, size_t n, int *line_kept, int pack)
+{
+	const __m512i space = _mm512_set1_epi8(' '), newline = _mm512_set1_epi8('\n');
+	const __m512i tab = _mm512_set1_epi8('\t'), four = _mm512_set1_epi8('\r' - '\t');
+	uint64_t carry = (uint64_t)*line_kept;
+	size_t len = 0, i = 0;
+	int line;
 
-/* With pack 0, only the length of the result counts (out is written all
- * the same). */
-static size_t ws_normalise(uint8_t *out, const uint8_t *p, size_t n, int *line_kept, int pack)
+	for (; i + 64 <= n; i += 64) {
+		__m512i v = _mm512_loadu_si512((const void *)(p + i));
+		/* \t..\r (the break among them, which keep puts back) and space */
+		uint64_t ws = _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, tab), four) |
+			      _mm512_cmpeq_epi8_mask(v, space);
+		uint64_t nl = _mm512_cmpeq_epi8_mask(v, newline);
+		uint64_t keep = ~ws, z = ~nl, s1 = z + keep, s2 = s1 + carry;
+
+		carry = (uint64_t)(s1 < z) | (uint64_t)(s2 < s1);
+		keep |= s2 & nl;
+		if (pack)
+			_mm512_storeu_si512((void *)(out + len), _mm512_maskz_compress_epi8(keep, v));
+		len += (size_t)__builtin_popcountll(keep);
+	}
+	line = (int)carry;
+	len += ws_normalise_scalar(out + len, p + i, n - i, &line);
+	*line_kept = line;
+	return len;
+}
+#endif
+
+static td_ws_impl_t ws_default = TD_WS_IMPL_SCALAR;
+static pthread_once_t ws_once = PTHREAD_ONCE_INIT;
+
+int td_ws_impl_supported(td_ws_impl_t impl)
+{
+	switch (impl) {
+	case TD_WS_IMPL_AUTO:
+	case TD_WS_IMPL_SCALAR:
+		return 1;
+#if defined(__x86_64__) || defined(__i386__)
+	case TD_WS_IMPL_SSSE3:
+		return __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt");
+#endif
+#if defined(__x86_64__)
+	case TD_WS_IMPL_AVX512:
+		return __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi2") &&
+		       __builtin_cpu_supports("popcnt");
+#endif
+	default:
+		return 0;
+	}
+}
+
+static void ws_init(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	if (__builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt") &&
-	    !pthread_once(&ws_pack_once, ws_pack_init))
-		return pack ? ws_normalise_ssse3(out, p, n, line_kept) : ws_length_ssse3(out, p, n, line_kept);
+	ws_pack_init();
 #endif
-	return ws_normalise_scalar(out, p, n, line_kept);
+	if (td_ws_impl_supported(TD_WS_IMPL_AVX512))
+		ws_default = TD_WS_IMPL_AVX512;
+	else if (td_ws_impl_supported(TD_WS_IMPL_SSSE3))
+		ws_default = TD_WS_IMPL_SSSE3;
+}
+
+size_t td_ws_normalise_impl(uint8_t *out, const uint8_t *p, size_t n, int *line_kept, int pack, td_ws_impl_t impl)
+{
+	(void)pthread_once(&ws_once, ws_init);
+	switch (impl == TD_WS_IMPL_AUTO ? ws_default : impl) {
+#if defined(__x86_64__)
+	case TD_WS_IMPL_AVX512:
+		return ws_normalise_avx512(out, p, n, line_kept, pack);
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+	case TD_WS_IMPL_SSSE3:
+		return ws_normalise_ssse3(out, p, n, line_kept, pack);
+#endif
+	default:
+		return ws_normalise_scalar(out, p, n, line_kept);
+	}
+}
+
+static size_t ws_normalise(uint8_t *out, const uint8_t *p, size_t n, int *line_kept, int pack)
+{
+	return td_ws_normalise_impl(out, p, n, line_kept, pack, TD_WS_IMPL_AUTO);
 }
 
 /* A file with a NUL byte is binary: it is not normalised, and its
@@ -275,7 +344,7 @@ int td_sha256_ws(uint8_t out[TD_SHA256_BYTES], const void *data, size_t len)
 	static const uint8_t lf = '\n';
 	const uint8_t *p = data;
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	uint8_t *buf = malloc(DIGEST_BLOCK_BYTES + WS_SLACK_BYTES);
+	uint8_t *buf = malloc(DIGEST_BLOCK_BYTES + TD_WS_SLACK_BYTES);
 	unsigned int n = 0;
 	int line = 0, rc = TD_ENOMEM;
 

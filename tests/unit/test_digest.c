@@ -9,6 +9,7 @@
 #include <openssl/evp.h>
 
 #include "check.h"
+#include "digest_impl.h"
 #include "treedrift/digest.h"
 
 #define UNIFORM_BYTES 100000
@@ -248,31 +249,49 @@ static void test_whitespace_digest(void)
 	td_digest_release(&ref);
 }
 
-/* The normalisation as doc/db-schema.md words it, one byte at a time. */
-static size_t ws_reference(uint8_t out[TD_SHA256_BYTES], const uint8_t *p, size_t n)
+/* The normalisation as doc/db-schema.md words it, one byte at a time:
+ * its bytes into out (room for n + 1), their count returned. */
+static size_t ws_reference_text(uint8_t *out, const uint8_t *p, size_t n)
 {
-	uint8_t *buf = malloc(n + 1);
 	size_t len = 0;
 	int line = 0;
-	unsigned int hl = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		if (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\v' || p[i] == '\f')
 			continue;
 		if (p[i] == '\n') {
 			if (line)
-				buf[len++] = '\n';
+				out[len++] = '\n';
 			line = 0;
 			continue;
 		}
-		buf[len++] = p[i];
+		out[len++] = p[i];
 		line = 1;
 	}
 	if (line)
-		buf[len++] = '\n';
+		out[len++] = '\n';
+	return len;
+}
+
+/* Its SHA-256 into out; the text's length returned. */
+static size_t ws_reference(uint8_t out[TD_SHA256_BYTES], const uint8_t *p, size_t n)
+{
+	uint8_t *buf = malloc(n + 1);
+	size_t len = ws_reference_text(buf, p, n);
+	unsigned int hl = 0;
+
 	EVP_Digest(buf, len, out, &hl, EVP_sha256(), NULL);
 	free(buf);
 	return len;
+}
+
+/* n bytes of alphabet, drawn from *x. */
+static void random_text(uint8_t *text, size_t n, const char *alphabet, size_t k, uint32_t *x)
+{
+	for (size_t i = 0; i < n; i++) {
+		*x = *x * 1103515245u + 12345u;
+		text[i] = (uint8_t)alphabet[(*x >> 16) % k];
+	}
 }
 
 /* Long text with every class of byte, runs of blank lines and lines of
@@ -289,10 +308,7 @@ static void test_whitespace_long(void)
 		uint8_t *text = malloc(n + 1), want[TD_SHA256_BYTES], one[TD_SHA256_BYTES];
 		td_digest_t d;
 
-		for (size_t i = 0; i < n; i++) {
-			x = x * 1103515245u + 12345u;
-			text[i] = (uint8_t)alphabet[(x >> 16) % (sizeof(alphabet) - 1)];
-		}
+		random_text(text, n, alphabet, sizeof(alphabet) - 1, &x);
 		size_t want_len = ws_reference(want, text, n);
 		CHECK_INT(td_sha256_ws(one, text, n), 0);
 		CHECK(!memcmp(one, want, TD_SHA256_BYTES));
@@ -310,8 +326,76 @@ static void test_whitespace_long(void)
 	}
 }
 
+/* n bytes of runs of up to 150 spaces, tabs or line breaks between short
+ * words: runs of spaces longer than 64 bytes, after a kept byte and not,
+ * across the vector loops' 64-byte steps. */
+static void random_runs(uint8_t *text, size_t n, uint32_t *x)
+{
+	static const char fill[] = " \t\n";
+
+	for (size_t i = 0; i < n;) {
+		*x = *x * 1103515245u + 12345u;
+		size_t run = (*x >> 16) % 150 + 1;
+		char c = (*x >> 8) % 4 ? fill[(*x >> 12) % 3] : 'w';
+		for (; run-- && i < n; i++)
+			text[i] = (uint8_t)(c == 'w' && run > 3 ? ' ' : c);
+	}
+}
+
+/* Each normalisation this CPU runs, fed in pieces, against the reference:
+ * the bytes kept and, with pack 0, their count. The alphabet has the
+ * bytes next to the classes' bounds (\b, SO, US, '!', 0x89 = \t + 0x80). */
+static void test_whitespace_impls(void)
+{
+	static const char alphabet[] = "ab;{} \t\r\n\n\n\v\f      x\b\x0e\x1f!\x89\xff";
+	static const size_t lens[] = { 0, 1, 63, 64, 65, 191, 4096, 16385, 70001 };
+	static const size_t pieces[] = { 1, 7, 64, 100, 16384 };
+	static const td_ws_impl_t impls[] = { TD_WS_IMPL_AUTO, TD_WS_IMPL_SCALAR, TD_WS_IMPL_SSSE3,
+					      TD_WS_IMPL_AVX512 };
+	uint32_t x = 11;
+
+	for (size_t ii = 0; ii < sizeof(impls) / sizeof(impls[0]); ii++)
+		if (!td_ws_impl_supported(impls[ii]))
+			fprintf(stderr, "test_digest: normalisation %zu not supported here, not tested\n", ii);
+	for (size_t li = 0; li < 2 * sizeof(lens) / sizeof(lens[0]); li++) {
+		size_t n = lens[li / 2];
+		uint8_t *text = malloc(n + 1), *want = malloc(n + 1);
+		uint8_t *out = malloc(n + 1 + TD_WS_SLACK_BYTES), *scratch = malloc(n + TD_WS_SLACK_BYTES);
+
+		if (li % 2)
+			random_runs(text, n, &x);
+		else
+			random_text(text, n, alphabet, sizeof(alphabet) - 1, &x);
+		size_t want_len = ws_reference_text(want, text, n);
+		for (size_t ii = 0; ii < sizeof(impls) / sizeof(impls[0]); ii++) {
+			if (!td_ws_impl_supported(impls[ii]))
+				continue;
+			for (size_t pi = 0; pi < sizeof(pieces) / sizeof(pieces[0]); pi++) {
+				size_t len = 0, count = 0;
+				int line = 0, count_line = 0;
+
+				for (size_t off = 0; off < n; off += pieces[pi]) {
+					size_t k = n - off < pieces[pi] ? n - off : pieces[pi];
+					len += td_ws_normalise_impl(out + len, text + off, k, &line, 1, impls[ii]);
+					count += td_ws_normalise_impl(scratch, text + off, k, &count_line, 0, impls[ii]);
+				}
+				if (line)
+					out[len++] = '\n';
+				count += (size_t)count_line;
+				CHECK(len == want_len && !memcmp(out, want, len));
+				CHECK(count == want_len);
+			}
+		}
+		free(text);
+		free(want);
+		free(out);
+		free(scratch);
+	}
+}
+
 int main(void)
 {
+	test_whitespace_impls();
 	test_whitespace_long();
 	test_whitespace_digest();
 	test_uniform_sketch();
