@@ -278,6 +278,62 @@ static void test_tokens_as_libgit2(void)
 	check_as_libgit2("NUL after 8000 bytes", old, 9000, new, 9000);
 }
 
+/* Pairs that share a long head and tail (as the two sides of a small
+ * change do): changes in the middle only, at the first or the last line,
+ * none, one side the other's start or end, repeated lines where the head
+ * or the tail ends, a line split, CRLF, and last lines with and without
+ * their newline. */
+static void test_shared_head_tail(void)
+{
+	static char old[256 * 1024], new[256 * 1024];
+	static const char *const cases[][2] = {
+		{ "a\nb\nc\n", "a\nb\nc\n" },           /* the same */
+		{ "a\nb\nc\n", "a\nb\nc" },              /* the last newline gone */
+		{ "a\nb\nc", "a\nb\nc\n" },
+		{ "a\nb\nc", "a\nb\nd" },
+		{ "a\nb\n", "a\nb\nc\n" },               /* one the other's start */
+		{ "b\nc\n", "a\nb\nc\n" },               /* or end */
+		{ "a\nc\n", "a\nb\nc\n" },               /* an insertion: head and tail meet */
+		{ "x\nb\nc\n", "y\nb\nc\n" },           /* the first line */
+		{ "a\nb\nx\n", "a\nb\ny\n" },           /* the last line */
+		{ "}\n}\n}\n", "}\n}\n}\n}\n" },       /* repeated lines */
+		{ "}\n\n}\n", "}\n\n\n}\n" },
+		{ "ab\nc\n", "a\nb\nc\n" },             /* a line split */
+		{ "a\r\nb\n", "a\nb\n" },               /* CRLF */
+		{ "", "a\n" },
+		{ "a", "" },
+		{ "a", "ab" },                           /* a last line that grows */
+		{ "\n", "\n\n" },
+	};
+	char what[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(what, sizeof(what), "case %zu", i);
+		check_as_libgit2(what, cases[i][0], strlen(cases[i][0]), cases[i][1], strlen(cases[i][1]));
+	}
+	/* long heads and tails around a few changed lines, with 0 to 3
+	 * distinct lines repeated at the edges */
+	for (uint32_t seed = 1; seed <= 40; seed++) {
+		uint32_t s = seed;
+		size_t ol = gen_lines(old, sizeof(old) / 2, &s, 200 + rng_next(&s) % 3000, seed % 2 ? 5000 : 0);
+		size_t at = ol ? rng_next(&s) % ol : 0, cut = rng_next(&s) % 200, nl;
+		const char *mid = seed % 3 == 0 ? "" : seed % 3 == 1 ? "}\n}\n" : "changed\n\n";
+
+		while (at && old[at - 1] != '\n' && seed % 5)
+			at--; /* mostly at a line's start, sometimes within one */
+		if (cut > ol - at)
+			cut = ol - at;
+		nl = (size_t)snprintf(new, sizeof(new), "%.*s%s%s", (int)at, old, mid, old + at + cut);
+		if (seed % 4 == 0 && nl)
+			nl--;
+		if (seed % 6 == 0 && ol)
+			ol--;
+		snprintf(what, sizeof(what), "seed %u, head and tail", seed);
+		check_as_libgit2(what, old, ol, new, nl);
+		check_as_libgit2(what, new, nl, old, ol);
+	}
+}
+
 int main(void)
 {
 	test_line_count();
@@ -285,5 +341,6 @@ int main(void)
 	test_vectors();
 	test_against_git();
 	test_tokens_as_libgit2();
+	test_shared_head_tail();
 	return check_finish();
 }
