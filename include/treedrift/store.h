@@ -74,16 +74,20 @@ TD_EXTERN int td_db_load(td_tree_t **out, td_db_t *db, const char *label, td_err
  * to compare). Caller frees with td_tree_free(). */
 TD_EXTERN int td_db_load_reuse(td_tree_t **out, td_db_t *db, td_error_t *err);
 
-/* A version loaded on a thread of its own, while the caller walks the tree
- * that is to use it (td_scan_opts_t's reuse_wait): td_db_load of label, or
- * with TD_DB_LOAD_REUSE td_db_load_reuse. With keep and *keep set, from
- * that handle; else path is opened, and with keep the handle is left in
- * *keep (the caller's to free). Neither the handle nor *keep may be used,
- * nor path freed, before td_db_loader_wait has returned other than 1.
- * Without a thread to spare it loads before returning. Errors of the load
- * come from td_db_loader_wait; free with td_db_loader_free(). */
-typedef struct td_db_loader td_db_loader_t;
+/* td_db_load of label, or with TD_DB_LOAD_REUSE td_db_load_reuse, of the
+ * database at path. With keep and *keep set, from that handle; else path
+ * is opened, and with keep the handle is left in *keep (the caller's to
+ * free). */
 #define TD_DB_LOAD_REUSE 1u
+TD_EXTERN int td_db_load_path(td_tree_t **out, const char *path, td_db_t **keep, const char *label,
+			      unsigned flags, td_error_t *err);
+
+/* The same on a thread of its own, while the caller walks the tree that is
+ * to use it (td_scan_opts_t's reuse_wait). Neither the handle nor *keep
+ * may be used, nor path freed, before td_db_loader_wait has returned other
+ * than 1. Without a thread to spare it loads before returning. Errors of
+ * the load come from td_db_loader_wait; free with td_db_loader_free(). */
+typedef struct td_db_loader td_db_loader_t;
 TD_EXTERN int td_db_loader_start(td_db_loader_t **out, const char *path, td_db_t **keep, const char *label,
 				 unsigned flags, td_error_t *err);
 /* 0 with *tree (the loader's) once loaded, 1 while not yet (without wait;

@@ -32,24 +32,6 @@ static void side_release(side_t *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Load a version of the database at path. With keep, a handle in *keep is
- * used instead of opening path, and one opened here is left in *keep. */
-static int load_db(td_tree_t **out, td_db_t **keep, const char *path, const char *label,
-		   td_error_t *err)
-{
-	td_db_t *db = keep ? *keep : NULL;
-	int rc;
-
-	if (!db && (rc = td_db_open(&db, path, err)))
-		return rc;
-	rc = td_db_load(out, db, label, err);
-	if (keep)
-		*keep = db;
-	else
-		td_db_free(db);
-	return rc;
-}
-
 static void side_init(side_t *s, const td_load_opts_t *o, int target)
 {
 	memset(s, 0, sizeof(*s));
@@ -67,7 +49,7 @@ static int side_need(side_t *s, td_error_t *err)
 }
 
 /* Open a side: a database is loaded whole; a source is listed only. keep
- * (may be NULL): see load_db. */
+ * (may be NULL): see td_db_load_path. */
 static int side_open(side_t *s, td_db_t **keep, const char *spec, const char *label, int target,
 		     const td_load_opts_t *o, td_scan_stats_t *stats, td_error_t *err)
 {
@@ -75,7 +57,7 @@ static int side_open(side_t *s, td_db_t **keep, const char *spec, const char *la
 
 	side_init(s, o, target);
 	if ((keep && *keep) || td_spec_is_db(spec))
-		return load_db(&s->tree, keep, spec, label, err);
+		return td_db_load_path(&s->tree, spec, keep, label, 0, err);
 	if ((rc = td_source_open(&s->src, spec, &o->source, err)) ||
 	    (rc = td_scan_list(&s->tree, s->src, &s->scan, stats, err)))
 		return rc;
@@ -96,7 +78,7 @@ int td_load_tree(td_tree_t **out, const char *spec, const char *label, const td_
 	}
 	memset(&s, 0, sizeof(s));
 	if (td_spec_is_db(spec))
-		rc = load_db(&s.tree, NULL, spec, label, err);
+		rc = td_db_load_path(&s.tree, spec, NULL, label, 0, err);
 	else if (!(rc = td_source_open(&s.src, spec, &opts->source, err)))
 		rc = td_scan(&s.tree, s.src, &opts->scan, stats, err);
 	if (!rc) {
@@ -151,14 +133,14 @@ typedef struct upstream {
 } upstream_t;
 
 /* Open the upstream side u: a database on a thread when the target is
- * walked (not itself a database), else here. */
-static int upstream_open(upstream_t *up, side_t *u, td_db_t **keep, const char *spec, const char *target_spec,
+ * walked (target_db 0), else here. */
+static int upstream_open(upstream_t *up, side_t *u, td_db_t **keep, const char *spec, int target_db,
 			 const td_load_opts_t *o, td_scan_stats_t *stats, td_error_t *err)
 {
 	int rc;
 
 	memset(up, 0, sizeof(*up));
-	if (((keep && *keep) || td_spec_is_db(spec)) && !td_spec_is_db(target_spec)) {
+	if (((keep && *keep) || td_spec_is_db(spec)) && !target_db) {
 		side_init(u, o, 0);
 		return td_db_loader_start(&up->loader, spec, keep, o->upstream_label, 0, err);
 	}
@@ -271,7 +253,7 @@ static int digest_side(side_t *s, td_scan_stats_t *stats, td_error_t *err)
  * or git revision is read while it is walked, each file as far as its
  * pair_need with upstream asks: the walk of a big tree takes a core for a
  * good while. An archive is digested in full as it is listed. */
-static int target_open(side_t *t, upstream_t *up, const char *spec, const td_load_opts_t *o,
+static int target_open(side_t *t, upstream_t *up, const char *spec, int is_db, const td_load_opts_t *o,
 		       td_scan_stats_t *stats, td_error_t *err)
 {
 	td_listing_watch_t watch = { .need = target_need, .ws_wanted = target_ws_wanted, .ctx = up };
@@ -279,9 +261,9 @@ static int target_open(side_t *t, upstream_t *up, const char *spec, const td_loa
 	td_scan_opts_t so;
 	int rc;
 
-	if (td_spec_is_db(spec))
-		return side_open(t, NULL, spec, o->target_label, 1, o, stats, err);
 	side_init(t, o, 1);
+	if (is_db)
+		return td_db_load_path(&t->tree, spec, NULL, o->target_label, 0, err);
 	if ((rc = td_source_open(&t->src, spec, &o->source, err)))
 		return rc;
 	so = t->scan;
@@ -306,7 +288,7 @@ static int load_pair(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t *
 	td_load_opts_t defaults;
 	upstream_t up;
 	side_t u, t;
-	int rc;
+	int rc, target_db = td_spec_is_db(target_spec);
 
 	*upstream_out = *target_out = NULL;
 	memset(&u, 0, sizeof(u));
@@ -315,9 +297,9 @@ static int load_pair(td_tree_t **upstream_out, td_tree_t **target_out, td_db_t *
 		td_load_opts_init(&defaults);
 		opts = &defaults;
 	}
-	if ((rc = upstream_open(&up, &u, upstream_db, upstream_spec, target_spec, opts, stats, err)))
+	if ((rc = upstream_open(&up, &u, upstream_db, upstream_spec, target_db, opts, stats, err)))
 		goto out;
-	rc = target_open(&t, &up, target_spec, opts, stats, err);
+	rc = target_open(&t, &up, target_spec, target_db, opts, stats, err);
 	if (up.loader) {
 		const td_tree_t *loaded;
 		/* the upstream side's error first, as when it is opened first */

@@ -1,5 +1,6 @@
-/* A version loaded on a thread of its own (td_db_loader_t), while the
- * caller walks the tree that is to use it. */
+/* A version loaded from a database at a path (td_db_load_path), here or on
+ * a thread of its own (td_db_loader_t) while the caller walks the tree that
+ * is to use it. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -21,19 +22,27 @@ struct td_db_loader {
 	td_tree_t *tree;
 };
 
+int td_db_load_path(td_tree_t **out, const char *path, td_db_t **keep, const char *label, unsigned flags,
+		    td_error_t *err)
+{
+	td_db_t *db = keep ? *keep : NULL;
+	int rc;
+
+	*out = NULL;
+	if (!db && (rc = td_db_open(&db, path, err)))
+		return rc;
+	rc = flags & TD_DB_LOAD_REUSE ? td_db_load_reuse(out, db, err) : td_db_load(out, db, label, err);
+	if (keep)
+		*keep = db;
+	else
+		td_db_free(db);
+	return rc;
+}
+
 /* Load as td_db_loader_start says, into l->tree, l->rc and l->err. */
 static void load(td_db_loader_t *l)
 {
-	td_db_t *db = l->keep ? *l->keep : NULL;
-
-	if (!db && (l->rc = td_db_open(&db, l->path, &l->err)))
-		return;
-	l->rc = l->flags & TD_DB_LOAD_REUSE ? td_db_load_reuse(&l->tree, db, &l->err)
-					    : td_db_load(&l->tree, db, l->label, &l->err);
-	if (l->keep)
-		*l->keep = db;
-	else
-		td_db_free(db);
+	l->rc = td_db_load_path(&l->tree, l->path, l->keep, l->label, l->flags, &l->err);
 }
 
 static void *load_run(void *arg)
