@@ -939,18 +939,39 @@ static int skip_unneeded_fixes(const engine_t *e, fix_ix_t *v, size_t n)
 	return TD_OK;
 }
 
+/* x, a later commit, into t's fixed_by, once. 0 or TD_ENOMEM. */
+static int add_fixed_by(const engine_t *e, td_upstream_fix_t *t, const td_upstream_fix_t *x)
+{
+	if (t->nfixed_by && !strcmp(t->fixed_by[t->nfixed_by - 1], x->id))
+		return TD_OK;
+	return add_string(&t->fixed_by, &t->nfixed_by, x->id) ? td_error_set(e->err, TD_ENOMEM, "out of memory")
+							       : TD_OK;
+}
+
 /* Each listed commit's fixed_by: the later listed commits whose Fixes:
- * lines name it, in history order. 0 or TD_ENOMEM. */
+ * lines name it, or a merge of the range that merged it (as lacks_named
+ * takes them), in history order. 0, or TD_EGIT / TD_ENOMEM. */
 static int note_fixed_by(const engine_t *e, fix_ix_t *v, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
 		const td_upstream_fix_t *x = &v[k].f;
 		for (size_t q = 0; q < x->tags.nfixes; q++) {
-			int in_history;
+			size_t *merged = NULL, nm = 0;
+			int in_history, merge, rc = TD_OK;
 			td_upstream_fix_t *t = earlier(e, v, k, x->tags.fixes[q], &in_history);
-			if (t && (t->nfixed_by == 0 || strcmp(t->fixed_by[t->nfixed_by - 1], x->id)) &&
-			    add_string(&t->fixed_by, &t->nfixed_by, x->id))
-				return td_error_set(e->err, TD_ENOMEM, "out of memory");
+			if (in_history) {
+				if (t && (rc = add_fixed_by(e, t, x)))
+					return rc;
+				continue;
+			}
+			if ((rc = td_history_merged(&merged, &nm, &merge, e->h, x->tags.fixes[q], e->err)))
+				return rc;
+			for (size_t j = 0; j < nm && !rc; j++)
+				if (merged[j] < v[k].i && (t = listed(v, k, merged[j])))
+					rc = add_fixed_by(e, t, x);
+			free(merged);
+			if (rc)
+				return rc;
 		}
 	}
 	return TD_OK;

@@ -333,6 +333,11 @@ int main(void)
 		      !strcmp(p1->fixed_by[1], s1->id));
 		CHECK(m2 && m2->nfixed_by == 0);
 	}
+	{
+		/* a fix that names a merge is in the fixed_by of what it merged */
+		const td_upstream_fix_t *w1 = fix_of(u, "w: add a queue"), *w2 = fix_of(u, "w: fix the queue");
+		CHECK(w1 && w2 && w1->nfixed_by == 1 && !strcmp(w1->fixed_by[0], w2->id));
+	}
 	CHECK_INT(u->status_count[TD_FIX_MISSING], 9);
 	CHECK_INT(u->status_count[TD_FIX_NOT_APPLICABLE], 8);
 	CHECK_INT(u->status_count[TD_FIX_APPLIED], 3);
