@@ -175,12 +175,24 @@ static void ws_pack_init(void)
 	}
 }
 
-/* The same, 64 bytes at a time: masks of kept bytes K and line breaks N;
- * a break is kept when a kept byte comes after the break before it, which
- * is the carry of ~N + K (it runs through the bytes that are not breaks,
- * from each kept byte up to the next break; the carry out of the top is
- * the line state). Then 8 bytes at a time are packed with pshufb; with
- * pack 0 they are only counted. Writes up to 8 bytes past the result. */
+/* Which of 64 bytes the normalisation keeps, from the masks of their
+ * whitespace ws (breaks or not) and of their line breaks nl: the bytes
+ * that are not whitespace, and each break that a kept byte comes before,
+ * after the break before it. That is the carry of ~nl + keep: it runs
+ * through the bytes that are not breaks, from each kept byte up to the
+ * next break. *line is the line state in and out (the carry out of the
+ * top). */
+static inline uint64_t ws_keep(uint64_t ws, uint64_t nl, uint64_t *line)
+{
+	uint64_t keep = ~ws, z = ~nl, s1 = z + keep, s2 = s1 + *line;
+
+	*line = (uint64_t)(s1 < z) | (uint64_t)(s2 < s1);
+	return keep | (s2 & nl);
+}
+
+/* The same, 64 bytes at a time (ws_keep), then packed 8 bytes at a time
+ * with pshufb; with pack 0 they are only counted. Writes up to 8 bytes
+ * past the result. */
 __attribute__((target("ssse3,popcnt"), always_inline))
 static inline size_t ws_scan_ssse3(uint8_t *out, const uint8_t *p, size_t n, int *line_kept, int pack)
 {
@@ -191,7 +203,7 @@ static inline size_t ws_scan_ssse3(uint8_t *out, const uint8_t *p, size_t n, int
 	int line;
 
 	for (; i + 64 <= n; i += 64) {
-		uint64_t ws = 0, nl = 0, keep, z, s1, s2;
+		uint64_t ws = 0, nl = 0, keep;
 
 		for (int q = 0; q < 4; q++) {
 			__m128i v = _mm_loadu_si128((const __m128i *)(p + i + 16 * q));
@@ -201,12 +213,7 @@ static inline size_t ws_scan_ssse3(uint8_t *out, const uint8_t *p, size_t n, int
 			nl |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, newline)) << (16 * q);
 			ws |= (uint64_t)(uint16_t)_mm_movemask_epi8(w) << (16 * q);
 		}
-		keep = ~ws;
-		z = ~nl;
-		s1 = z + keep;
-		s2 = s1 + carry;
-		carry = (uint64_t)(s1 < z) | (uint64_t)(s2 < s1);
-		keep |= s2 & nl;
+		keep = ws_keep(ws, nl, &carry);
 		if (!pack) {
 			len += (size_t)__builtin_popcountll(keep);
 			continue;
@@ -250,11 +257,8 @@ static size_t ws_normalise_avx512(uint8_t *out, const uint8_t *p, size_t n, int 
 		/* \t..\r (the break among them, which keep puts back) and space */
 		uint64_t ws = _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, tab), four) |
 			      _mm512_cmpeq_epi8_mask(v, space);
-		uint64_t nl = _mm512_cmpeq_epi8_mask(v, newline);
-		uint64_t keep = ~ws, z = ~nl, s1 = z + keep, s2 = s1 + carry;
+		uint64_t keep = ws_keep(ws, _mm512_cmpeq_epi8_mask(v, newline), &carry);
 
-		carry = (uint64_t)(s1 < z) | (uint64_t)(s2 < s1);
-		keep |= s2 & nl;
 		if (pack)
 			_mm512_storeu_si512((void *)(out + len), _mm512_maskz_compress_epi8(keep, v));
 		len += (size_t)__builtin_popcountll(keep);
