@@ -9,6 +9,9 @@
  * lockstep (td_tlsh_update2). The loops take turns within a round, so that
  * a busy machine slows them alike; each keeps its fastest round.
  *
+ * Then the whitespace normalisations of the digester (digest_impl.h) on
+ * the same files, the same way: the normalised text, and its length alone.
+ *
  * Times are the thread's CPU time, not wall time, so that other processes
  * on the machine do not count. Cycles are estimated from a chain of
  * dependent additions (one cycle each) timed right before and after each
@@ -19,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "digest_impl.h"
 #include "treedrift/tlsh.h"
 #include "tlsh_impl.h"
 
@@ -173,11 +177,51 @@ static unsigned time_bodies(int rounds, double ns[N_IMPLS], double cyc[N_IMPLS])
 	return sink;
 }
 
+static const td_ws_impl_t ws_impls[] = { TD_WS_IMPL_SCALAR, TD_WS_IMPL_SSSE3, TD_WS_IMPL_AVX512 };
+static const char *const ws_names[] = { "scalar", "ssse3", "avx512" };
+#define N_WS (sizeof(ws_impls) / sizeof(ws_impls[0]))
+
+/* Each normalisation this CPU runs over the corpus, 16 KiB a call: the
+ * text (pack 1) and its length alone (pack 0); the fastest round of each
+ * into s and cyc. Returns the bytes kept, so that the work is used. */
+static size_t time_ws(const corpus_t *c, int rounds, double s[N_WS][2], double cyc[N_WS][2])
+{
+	static uint8_t out[BLOCK_BYTES + TD_WS_SLACK_BYTES];
+	size_t kept = 0;
+
+	for (size_t k = 0; k < N_WS; k++)
+		s[k][0] = s[k][1] = cyc[k][0] = cyc[k][1] = 1e30;
+	for (int r = 0; r < rounds; r++)
+		for (size_t k = 0; k < N_WS; k++) {
+			if (!td_ws_impl_supported(ws_impls[k]))
+				continue;
+			for (int pack = 0; pack < 2; pack++) {
+				double hz = clock_hz(), t0 = cpu_seconds(), t;
+
+				for (size_t f = 0; f < c->files; f++) {
+					int line = 0;
+					for (size_t o = c->off[f]; o < c->off[f + 1]; o += BLOCK_BYTES) {
+						size_t n = c->off[f + 1] - o < BLOCK_BYTES ? c->off[f + 1] - o : BLOCK_BYTES;
+						kept += td_ws_normalise_impl(out, c->buf + o, n, &line, pack, ws_impls[k]);
+					}
+				}
+				t = cpu_seconds() - t0;
+				hz = (hz + clock_hz()) / 2;
+				if (t < s[k][pack])
+					s[k][pack] = t;
+				if (t * hz < cyc[k][pack])
+					cyc[k][pack] = t * hz;
+			}
+		}
+	return kept;
+}
+
 int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64;
 	int rounds = argc > 2 ? atoi(argv[2]) : 15;
 	double best_s[N_IMPLS][2], best_cyc[N_IMPLS][2], body_ns[N_IMPLS], body_cyc[N_IMPLS];
+	double ws_s[N_WS][2], ws_cyc[N_WS][2];
 	corpus_t c;
 	unsigned sink = 0;
 
@@ -223,6 +267,15 @@ int main(int argc, char **argv)
 	for (size_t k = 0; k < N_IMPLS; k++)
 		if (td_tlsh_impl_supported(impls[k]))
 			printf("| %s | %.2f | %.1f |\n", td_tlsh_impl_name(impls[k]), body_ns[k], body_cyc[k]);
+	sink += (unsigned)time_ws(&c, rounds, ws_s, ws_cyc);
+	printf("\nwhitespace normalisations of the digester, 16 KiB a call, best round\n");
+	printf("| normalisation | text [MB/s] | cycles/B | length alone [MB/s] | cycles/B |\n");
+	printf("| --- | ---: | ---: | ---: | ---: |\n");
+	for (size_t k = 0; k < N_WS; k++)
+		if (td_ws_impl_supported(ws_impls[k]))
+			printf("| %s | %.0f | %.2f | %.0f | %.2f |\n", ws_names[k], (double)c.bytes / ws_s[k][1] / 1e6,
+			       ws_cyc[k][1] / (double)c.bytes, (double)c.bytes / ws_s[k][0] / 1e6,
+			       ws_cyc[k][0] / (double)c.bytes);
 	free(c.buf);
 	free(c.off);
 	return sink == 0xdeadbeef;
