@@ -352,11 +352,12 @@ static void test_whitespace_impls(void)
 	static const size_t pieces[] = { 1, 7, 64, 100, 16384 };
 	static const td_ws_impl_t impls[] = { TD_WS_IMPL_AUTO, TD_WS_IMPL_SCALAR, TD_WS_IMPL_SSSE3,
 					      TD_WS_IMPL_AVX512 };
+	static const char *const names[] = { "auto", "scalar", "ssse3", "avx512" };
 	uint32_t x = 11;
 
 	for (size_t ii = 0; ii < sizeof(impls) / sizeof(impls[0]); ii++)
 		if (!td_ws_impl_supported(impls[ii]))
-			fprintf(stderr, "test_digest: normalisation %zu not supported here, not tested\n", ii);
+			fprintf(stderr, "test_digest: this CPU has no %s normalisation: not tested\n", names[ii]);
 	for (size_t li = 0; li < 2 * sizeof(lens) / sizeof(lens[0]); li++) {
 		size_t n = lens[li / 2];
 		uint8_t *text = malloc(n + 1), *want = malloc(n + 1);
