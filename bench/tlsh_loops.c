@@ -62,6 +62,15 @@ static double clock_hz(void)
 	return (double)(1L << 24) / t;
 }
 
+/* A round of t seconds at hz: the fastest so far in *s and *cyc. */
+static void keep_best(double t, double hz, double *s, double *cyc)
+{
+	if (t < *s)
+		*s = t;
+	if (t * hz < *cyc)
+		*cyc = t * hz;
+}
+
 typedef struct corpus {
 	uint8_t *buf;
 	size_t *off;   /* file i is buf[off[i] .. off[i + 1]) */
@@ -206,11 +215,7 @@ static size_t time_ws(const corpus_t *c, int rounds, double s[N_WS][2], double c
 					}
 				}
 				t = cpu_seconds() - t0;
-				hz = (hz + clock_hz()) / 2;
-				if (t < s[k][pack])
-					s[k][pack] = t;
-				if (t * hz < cyc[k][pack])
-					cyc[k][pack] = t * hz;
+				keep_best(t, (hz + clock_hz()) / 2, &s[k][pack], &cyc[k][pack]);
 			}
 		}
 	return kept;
@@ -240,11 +245,7 @@ int main(int argc, char **argv)
 
 				sink += pass(&c, impls[k], pairs);
 				t = cpu_seconds() - t0;
-				hz = (hz + clock_hz()) / 2;
-				if (t < best_s[k][pairs])
-					best_s[k][pairs] = t;
-				if (t * hz < best_cyc[k][pairs])
-					best_cyc[k][pairs] = t * hz;
+				keep_best(t, (hz + clock_hz()) / 2, &best_s[k][pairs], &best_cyc[k][pairs]);
 			}
 		}
 	}
