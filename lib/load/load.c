@@ -48,22 +48,6 @@ static int side_need(side_t *s, td_error_t *err)
 	return TD_OK;
 }
 
-/* Open a side: a database is loaded whole; a source is listed only. keep
- * (may be NULL): see td_db_load_path. */
-static int side_open(side_t *s, td_db_t **keep, const char *spec, const char *label, int target,
-		     const td_load_opts_t *o, td_scan_stats_t *stats, td_error_t *err)
-{
-	int rc;
-
-	side_init(s, o, target);
-	if ((keep && *keep) || td_spec_is_db(spec))
-		return td_db_load_path(&s->tree, spec, keep, label, 0, err);
-	if ((rc = td_source_open(&s->src, spec, &o->source, err)) ||
-	    (rc = td_scan_list(&s->tree, s->src, &s->scan, stats, err)))
-		return rc;
-	return side_need(s, err);
-}
-
 int td_load_tree(td_tree_t **out, const char *spec, const char *label, const td_load_opts_t *opts,
 		 td_scan_stats_t *stats, td_error_t *err)
 {
@@ -132,19 +116,24 @@ typedef struct upstream {
 	const td_tree_t *tree;      /* once loaded */
 } upstream_t;
 
-/* Open the upstream side u: a database on a thread when the target is
- * walked (target_db 0), else here. */
+/* Open the upstream side u: a database is loaded whole, on a thread when
+ * the target is walked (target_db 0), else here; a source is listed only.
+ * keep (may be NULL): see td_db_load_path. */
 static int upstream_open(upstream_t *up, side_t *u, td_db_t **keep, const char *spec, int target_db,
 			 const td_load_opts_t *o, td_scan_stats_t *stats, td_error_t *err)
 {
-	int rc;
+	int rc, db = (keep && *keep) || td_spec_is_db(spec);
 
 	memset(up, 0, sizeof(*up));
-	if (((keep && *keep) || td_spec_is_db(spec)) && !target_db) {
-		side_init(u, o, 0);
+	side_init(u, o, 0);
+	if (db && !target_db)
 		return td_db_loader_start(&up->loader, spec, keep, o->upstream_label, 0, err);
-	}
-	if ((rc = side_open(u, keep, spec, o->upstream_label, 0, o, stats, err)))
+	if (db)
+		rc = td_db_load_path(&u->tree, spec, keep, o->upstream_label, 0, err);
+	else if (!(rc = td_source_open(&u->src, spec, &o->source, err)) &&
+		 !(rc = td_scan_list(&u->tree, u->src, &u->scan, stats, err)))
+		rc = side_need(u, err);
+	if (rc)
 		return rc;
 	up->tree = u->tree;
 	return TD_OK;
