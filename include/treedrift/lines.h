@@ -11,6 +11,7 @@
 
 #include "treedrift/common.h"
 #include "treedrift/compare.h"
+#include "treedrift/digest.h"
 #include "treedrift/source.h"
 
 #ifdef __cplusplus
@@ -65,6 +66,33 @@ TD_EXTERN int td_lines_distance(double changed_fraction);
  * gone), the files keep their TLSH score and r->small_unscored says why.
  * Returns 0, or TD_ENOMEM / TD_EGIT with err set. opts may be NULL. */
 TD_EXTERN int td_lines_score_small(td_result_t *r, const td_lines_opts_t *opts, td_error_t *err);
+
+/* What gave a changed file's distance in td_lines_score_pair. */
+typedef enum td_scored_by {
+	TD_SCORED_EQUAL,      /* the same bytes: 0 */
+	TD_SCORED_COSMETIC,   /* only whitespace differs (doc/formats.md, "Cosmetic changes"): 0 */
+	TD_SCORED_TLSH,
+	TD_SCORED_FALLBACK,   /* TLSH cannot hash a side: the fallback sketches */
+	TD_SCORED_LINES       /* two small files: their line diff (td_lines_distance) */
+} td_scored_by_t;
+
+/* Both sides' content for td_lines_score_pair, asked only when the line
+ * diff decides: *data and *len of side 0 (old) and 1 (new), valid until
+ * the scoring returns. 0, or a TD_E* code with err set. */
+typedef int (*td_lines_content_fn)(void *ctx, int side, const void **data, size_t *len, td_error_t *err);
+
+/* The distance of one file's old and new content, scored as compare scores
+ * a modified file, from their digests (td_digester_start(dg, 1)): 0 when
+ * equal or cosmetic; the fallback when TLSH cannot hash a side; from the
+ * line diff when small_by_lines is set, both are under
+ * TD_LINES_SMALL_FILE_BYTES and git takes neither for binary (then get
+ * is asked for both contents); else TLSH (len_diff: with its length term). For the distances
+ * of provenance and of per-patch drift, which score contents that are no
+ * tree's files. 0, or what get returned, or TD_EGIT / TD_ENOMEM with err
+ * set. */
+TD_EXTERN int td_lines_score_pair(int *distance, td_scored_by_t *by, const td_digest_t *old_d,
+				  const td_digest_t *new_d, int len_diff, int small_by_lines,
+				  td_lines_content_fn get, void *ctx, td_error_t *err);
 
 /* "counted", "binary" or "missing"; NULL for TD_LINES_NONE. */
 TD_EXTERN const char *td_lines_state_name(td_lines_state_t s);

@@ -147,6 +147,7 @@ typedef struct td_patch_opts {
 	const td_source_opts_t *source; /* how to open those; may be NULL */
 	const td_policy_t *policy; /* may be NULL; borrowed for the set's lifetime */
 	int added_distance;        /* score of a wholly new file (td_compare_opts_t's) */
+	int tlsh_small_files;      /* 1: small files keep TLSH (td_analysis_opts_t's), as compare scored them */
 } td_patch_opts_t;
 
 TD_EXTERN void td_patch_opts_init(td_patch_opts_t *o);

@@ -77,6 +77,7 @@ typedef struct td_provenance {
 typedef struct td_provenance_opts {
 	td_lines_opts_t lines;      /* how the two sides are read again (threads, archives) */
 	int added_distance;         /* score of a wholly new file (td_compare_opts_t's) */
+	int tlsh_small_files;       /* 1: small files keep TLSH (td_analysis_opts_t's), as compare scored them */
 } td_provenance_opts_t;
 
 TD_EXTERN void td_provenance_opts_init(td_provenance_opts_t *o);

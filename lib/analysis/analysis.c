@@ -495,6 +495,7 @@ static int run_patches(td_analysis_t *an, td_analyzer_t *a, const char *target, 
 	po.source = &a->o->load.source;
 	po.policy = policy;
 	po.added_distance = a->o->compare.added_distance;
+	po.tlsh_small_files = a->o->tlsh_small_files;
 	return td_patch_analyze(&an->patches, a->o->patches, an->result, &po, err);
 }
 
@@ -586,6 +587,7 @@ static int run_provenance(td_analysis_t *an, const td_analyzer_t *a, td_error_t 
 	po.lines.jobs = a->lo.scan.jobs;
 	po.lines.source = a->lo.source;
 	po.added_distance = a->o->compare.added_distance;
+	po.tlsh_small_files = a->o->tlsh_small_files;
 	if ((rc = td_provenance_compute(&an->provenance, r, h, &po, err)))
 		goto out;
 	if (a->o->classify_local) {

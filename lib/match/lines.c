@@ -1287,6 +1287,51 @@ int td_lines_distance(double changed_fraction)
 	return calibration[n - 1].distance;
 }
 
+/* The distance of a small pair's line diff; 0 when the diff cannot give
+ * one (binary, no lines), 1 with *out set. */
+static int small_distance(const td_linediff_t *d, int *out)
+{
+	uint64_t lines = d->old_lines + d->new_lines;
+
+	if (d->binary || !lines)
+		return 0;
+	*out = td_lines_distance((double)(d->added + d->removed) / (double)lines);
+	return 1;
+}
+
+int td_lines_score_pair(int *distance, td_scored_by_t *by, const td_digest_t *old_d, const td_digest_t *new_d,
+			int len_diff, int small_by_lines, td_lines_content_fn get, void *ctx, td_error_t *err)
+{
+	const void *data[2];
+	size_t len[2];
+	td_linediff_t d;
+	int fallback = 0, rc;
+
+	*distance = 0;
+	if (!memcmp(old_d->sha256, new_d->sha256, TD_SHA256_BYTES)) {
+		*by = TD_SCORED_EQUAL;
+		return TD_OK;
+	}
+	if (old_d->has_sha256_ws && new_d->has_sha256_ws &&
+	    !memcmp(old_d->sha256_ws, new_d->sha256_ws, TD_SHA256_BYTES)) {
+		*by = TD_SCORED_COSMETIC;
+		return TD_OK;
+	}
+	*distance = td_digest_distance(old_d, new_d, len_diff, &fallback);
+	*by = fallback ? TD_SCORED_FALLBACK : TD_SCORED_TLSH;
+	if (fallback || !small_by_lines || old_d->size_bytes >= TD_LINES_SMALL_FILE_BYTES ||
+	    new_d->size_bytes >= TD_LINES_SMALL_FILE_BYTES)
+		return TD_OK;
+	for (int s = 0; s < 2; s++)
+		if ((rc = get(ctx, s, &data[s], &len[s], err)))
+			return rc;
+	if ((rc = td_linediff(&d, data[0], len[0], data[1], len[1], err)))
+		return rc;
+	if (small_distance(&d, distance))
+		*by = TD_SCORED_LINES;
+	return TD_OK;
+}
+
 static int is_small(const td_change_t *c)
 {
 	return c->status == TD_STATUS_MODIFIED && !c->matches_version && c->upstream && c->target &&
@@ -1325,10 +1370,8 @@ int td_lines_score_small(td_result_t *r, const td_lines_opts_t *opts, td_error_t
 		goto out;
 	for (size_t k = 0; k < n; k++) {
 		td_change_t *c = &r->changes[at[k]];
-		uint64_t lines = p[k].d.old_lines + p[k].d.new_lines;
-		if (p[k].missing || p[k].d.binary || !lines)
+		if (p[k].missing || !small_distance(&p[k].d, &c->distance))
 			continue;
-		c->distance = td_lines_distance((double)(p[k].d.added + p[k].d.removed) / (double)lines);
 		c->fallback = 0;
 		c->scored_by_lines = 1;
 		c->cls = td_classify(c->distance, &r->thresholds);

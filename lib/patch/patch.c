@@ -29,6 +29,7 @@
 
 #include "patch_impl.h"
 #include "treedrift/digest.h"
+#include "treedrift/lines.h"
 #include "treedrift/load.h"
 
 /* A base file larger than this is not read for a series (a limit). */
@@ -249,8 +250,27 @@ static int blob_bytes_distance(engine_t *e, const git_oid *a, const git_oid *b, 
 	return TD_OK;
 }
 
+/* The two blobs of a delta, looked up when td_lines_score_pair asks. */
+typedef struct delta_content {
+	engine_t *e;
+	const git_oid *id[2];
+	git_blob *blob[2];
+} delta_content_t;
+
+static int delta_blob(void *ctx, int side, const void **data, size_t *len, td_error_t *err)
+{
+	delta_content_t *dc = ctx;
+
+	if (!dc->blob[side] && git_blob_lookup(&dc->blob[side], dc->e->repo, dc->id[side]))
+		return td_error_set(err, TD_EGIT, "unable to read a blob: %s", git_msg());
+	*data = git_blob_rawcontent(dc->blob[side]);
+	*len = (size_t)git_blob_rawsize(dc->blob[side]);
+	return TD_OK;
+}
+
 /* Score one delta as compare scores a file: added = the added distance,
- * deleted = 0, modified by TLSH or the fallback. */
+ * deleted = 0, modified as a modified file (cosmetic changes and small
+ * files included, td_lines_score_pair). */
 static int score_delta(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
 {
 	const td_digest_t *a, *b;
@@ -292,8 +312,15 @@ static int score_delta(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
 	if ((rc = blob_digest(e, &d->old_file.id, &a)) || (rc = blob_digest(e, &d->new_file.id, &b)) ||
 	    (rc = blob_digest(e, &d->old_file.id, &a)))
 		return rc;
-	f->distance = td_digest_distance(a, b, e->result->len_diff, &f->fallback);
-	return TD_OK;
+	delta_content_t dc = { e, { &d->old_file.id, &d->new_file.id }, { NULL, NULL } };
+	td_scored_by_t by = TD_SCORED_TLSH;
+
+	rc = td_lines_score_pair(&f->distance, &by, a, b, e->result->len_diff, !e->opts->tlsh_small_files,
+				 delta_blob, &dc, e->err);
+	f->fallback = by == TD_SCORED_FALLBACK;
+	git_blob_free(dc.blob[0]);
+	git_blob_free(dc.blob[1]);
+	return rc;
 }
 
 /* --- line origins -------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include "internal.h"
 #include "linediff.h"
 #include "treedrift/digest.h"
+#include "treedrift/lines.h"
 #include "treedrift/provenance.h"
 
 /* One upstream line change of a path: its hash and the commit that made it. */
@@ -285,21 +286,42 @@ static int digest_of(td_digest_t *out, const void *data, size_t len)
 	return rc;
 }
 
-/* Distance of two contents as compare scores a modified file; 0 when equal. */
-static int score(int *out, int *fallback, const void *a, size_t alen, const void *b, size_t blen, int len_diff)
+/* The two contents td_lines_score_pair may ask for. */
+typedef struct pair_content {
+	const void *data[2];
+	size_t len[2];
+} pair_content_t;
+
+static int give_content(void *ctx, int side, const void **data, size_t *len, td_error_t *err)
 {
+	const pair_content_t *pc = ctx;
+
+	(void)err;
+	*data = pc->data[side];
+	*len = pc->len[side];
+	return TD_OK;
+}
+
+/* Distance of two contents as compare scores a modified file (cosmetic
+ * changes and small files included); 0 when equal. */
+static int score(const prov_ctx_t *x, int *out, int *fallback, const void *a, size_t alen, const void *b,
+		 size_t blen, td_error_t *err)
+{
+	pair_content_t pc = { { a, b }, { alen, blen } };
 	td_digest_t da, db;
-	int rc, fb = 0;
+	td_scored_by_t by = TD_SCORED_TLSH;
+	int rc;
 
 	*out = 0;
 	if (alen == blen && !memcmp(a, b, alen))
 		return TD_OK;
 	memset(&da, 0, sizeof(da));
 	memset(&db, 0, sizeof(db));
-	if (!(rc = digest_of(&da, a, alen)) && !(rc = digest_of(&db, b, blen))) {
-		*out = td_digest_distance(&da, &db, len_diff, &fb);
-		*fallback |= fb;
-	}
+	if ((rc = digest_of(&da, a, alen)) || (rc = digest_of(&db, b, blen)))
+		td_error_set(err, rc, "out of memory");
+	else if (!(rc = td_lines_score_pair(out, &by, &da, &db, x->r->len_diff, !x->o->tlsh_small_files,
+					   give_content, &pc, err)))
+		*fallback |= by == TD_SCORED_FALLBACK;
 	td_digest_release(&da);
 	td_digest_release(&db);
 	return rc;
@@ -383,21 +405,19 @@ static int on_file(void *ctx, size_t change, const void *old_buf, size_t old_len
 		rc = td_error_set(err, TD_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (c->status == TD_STATUS_ADDED) {
-		f->distance_upstream = m.len ? x->o->added_distance : 0;
-		if (m.len == new_len && (!m.len || !memcmp(m.data, new_buf, m.len)))
-			f->distance_local = 0;
-		else if (!m.len)
-			f->distance_local = x->o->added_distance;
-		else
-			rc = score(&f->distance_local, &f->fallback, m.data, m.len, new_buf, new_len, x->r->len_diff);
-	} else if (!(rc = score(&f->distance_upstream, &f->fallback, old_buf, old_len, m.data ? m.data : "", m.len,
-				x->r->len_diff))) {
-		rc = score(&f->distance_local, &f->fallback, m.data ? m.data : "", m.len, new_buf, new_len,
-			   x->r->len_diff);
+	/* A change all of one side is the file's own distance, however compare
+	 * scored it (a copy's from its origin, a small file's from its lines). */
+	if (!f->added_upstream && !f->removed_upstream) {
+		f->distance_local = c->distance;
+	} else if (!f->added_local && !f->removed_local) {
+		f->distance_upstream = c->distance;
+	} else if (c->status == TD_STATUS_ADDED) {
+		f->distance_upstream = x->o->added_distance;
+		rc = score(x, &f->distance_local, &f->fallback, m.data, m.len, new_buf, new_len, err);
+	} else if (!(rc = score(x, &f->distance_upstream, &f->fallback, old_buf, old_len, m.data ? m.data : "", m.len,
+				err))) {
+		rc = score(x, &f->distance_local, &f->fallback, m.data ? m.data : "", m.len, new_buf, new_len, err);
 	}
-	if (rc)
-		td_error_set(err, rc, "out of memory");
 	f->state = TD_PROV_DONE;
 out:
 	free(m.data);

@@ -1,7 +1,7 @@
 /* td_lines_count on small trees: every kind of side, archives read in
  * batches, the size limit, a hard link in an archive, and a file that
  * changed after it was read. td_pairs_diff with upstream files shared by
- * many pairs. */
+ * many pairs. td_lines_score_pair on contents in memory. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "shell_fixture.h"
 #include "tree_fixture.h"
 #include "treedrift/compare.h"
+#include "treedrift/digest.h"
 #include "treedrift/lines.h"
 #include "treedrift/load.h"
 
@@ -368,6 +369,142 @@ static void test_pairs_shared(void)
 	td_result_free(r);
 }
 
+/* ---- td_lines_score_pair ---- */
+
+typedef struct contents {
+	const char *data[2];
+	size_t len[2];
+	int asked;          /* times get was called */
+	int fail;           /* get fails with TD_EIO */
+} contents_t;
+
+static int get_content(void *ctx, int side, const void **data, size_t *len, td_error_t *err)
+{
+	contents_t *c = ctx;
+
+	c->asked++;
+	if (c->fail) {
+		snprintf(err->msg, sizeof(err->msg), "unreadable");
+		return err->code = TD_EIO;
+	}
+	*data = c->data[side];
+	*len = c->len[side];
+	return TD_OK;
+}
+
+static void digest_bytes(td_digest_t *d, const char *data, size_t len)
+{
+	td_digester_t *dg = NULL;
+
+	memset(d, 0, sizeof(*d));
+	CHECK_INT(td_digester_new(&dg), 0);
+	td_digester_start(dg, 1);
+	CHECK_INT(td_digester_update(dg, data, len), 0);
+	CHECK_INT(td_digester_finish(d, dg), 0);
+	td_digester_free(dg);
+}
+
+/* Score c's old against its new: the distance, or -1000 - the error. */
+static int score_contents(contents_t *c, td_scored_by_t *by, int small_by_lines)
+{
+	td_digest_t a, b;
+	td_error_t err = { 0 };
+	int distance = -1, rc;
+
+	digest_bytes(&a, c->data[0], c->len[0]);
+	digest_bytes(&b, c->data[1], c->len[1]);
+	rc = td_lines_score_pair(&distance, by, &a, &b, 1, small_by_lines, get_content, c, &err);
+	td_digest_release(&a);
+	td_digest_release(&b);
+	return rc ? -1000 - rc : distance;
+}
+
+static int score_texts(td_scored_by_t *by, int *asked, const char *old, const char *new, int small_by_lines,
+		       int fail)
+{
+	contents_t c = { { old, new }, { strlen(old), strlen(new) }, 0, fail };
+	int d = score_contents(&c, by, small_by_lines);
+
+	*asked = c.asked;
+	return d;
+}
+
+/* n lines of varied text, line k (1-based) replaced by alt when alt is not
+ * NULL; into out (room for 64 bytes a line). */
+static char *lines_text(char *out, int n, int k, const char *alt)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (int i = 1; i <= n; i++)
+		at += (size_t)sprintf(out + at, "%s\n",
+				      i == k && alt ? alt : fmt("static int value_%d = %d * %d + %d;", i, i * 7, i % 5, i * i));
+	return out;
+}
+
+static void test_score_pair(void)
+{
+	static char small_old[64 * 12], small_new[64 * 12], big_old[64 * 80], big_new[64 * 80], ws_new[64 * 80];
+	td_scored_by_t by;
+	int asked, d;
+
+	lines_text(small_old, 12, 0, NULL);
+	lines_text(small_new, 12, 5, "int changed_here(void);");
+	lines_text(big_old, 80, 0, NULL);
+	lines_text(big_new, 80, 40, "int changed_here(void);");
+	CHECK(strlen(small_new) < TD_LINES_SMALL_FILE_BYTES && strlen(big_old) >= TD_LINES_SMALL_FILE_BYTES);
+
+	/* the same bytes, and only whitespace changed: 0, no content asked */
+	CHECK_INT(score_texts(&by, &asked, big_old, big_old, 1, 0), 0);
+	CHECK_INT(by, TD_SCORED_EQUAL);
+	strcpy(ws_new, big_old);
+	for (char *p = ws_new; (p = strstr(p, " = ")); p += 3)
+		p[0] = '\t';
+	CHECK_INT(score_texts(&by, &asked, big_old, ws_new, 1, 0), 0);
+	CHECK_INT(by, TD_SCORED_COSMETIC);
+	CHECK_INT(asked, 0);
+
+	/* small: the line diff, one line of 12 changed on each side */
+	d = score_texts(&by, &asked, small_old, small_new, 1, 0);
+	CHECK_INT(by, TD_SCORED_LINES);
+	CHECK_INT(d, td_lines_distance(2.0 / 24.0));
+	CHECK_INT(asked, 2);
+	/* ... TLSH when small files keep it, or when a side is over the size */
+	d = score_texts(&by, &asked, small_old, small_new, 0, 0);
+	CHECK_INT(by, TD_SCORED_TLSH);
+	CHECK(d > 0 && d != td_lines_distance(2.0 / 24.0));
+	CHECK_INT(asked, 0);
+	d = score_texts(&by, &asked, big_old, big_new, 1, 0);
+	CHECK_INT(by, TD_SCORED_TLSH);
+	CHECK(d > 0);
+	CHECK_INT(asked, 0);
+
+	/* too short for TLSH: the fallback, even when small */
+	d = score_texts(&by, &asked, "int a;\n", "int b;\n", 1, 0);
+	CHECK_INT(by, TD_SCORED_FALLBACK);
+	CHECK(d > 0);
+	CHECK_INT(asked, 0);
+
+	/* binary to git (a NUL byte): its TLSH score, though small */
+	{
+		static char bin_old[64 * 12];
+		contents_t c = { { bin_old, small_new }, { strlen(small_old), strlen(small_new) }, 0, 0 };
+		td_scored_by_t tlsh_by;
+		int tlsh;
+
+		memcpy(bin_old, small_old, sizeof(bin_old));
+		bin_old[10] = '\0';
+		d = score_contents(&c, &by, 1);
+		CHECK_INT(by, TD_SCORED_TLSH);
+		CHECK_INT(c.asked, 2);
+		tlsh = score_contents(&c, &tlsh_by, 0);
+		CHECK_INT(d, tlsh);
+	}
+
+	/* content that cannot be read fails the scoring */
+	CHECK_INT(score_texts(&by, &asked, small_old, small_new, 1, 1), -1000 - TD_EIO);
+}
+
 int main(void)
 {
 	char cmd[4200];
@@ -378,6 +515,7 @@ int main(void)
 	test_limits();
 	test_changed_after_read();
 	test_pairs_shared();
+	test_score_pair();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	sh(cmd);
 	return check_finish();

@@ -1,7 +1,8 @@
 /* Per-patch drift: the declared-origin parser on many header styles, the
  * patch text parser, and td_patch_analyze on a repository built here (a
  * git range, the same series as format-patch files, an mbox and a quilt
- * series on a directory and an archive), checked against git's numbers. */
+ * series on a directory and an archive), checked against git's numbers;
+ * files scored as compare scores them. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "patch_impl.h"
 #include "shell_fixture.h"
 #include "treedrift/compare.h"
+#include "treedrift/lines.h"
 #include "treedrift/load.h"
 #include "treedrift/patch.h"
 #include "treedrift/policy.h"
@@ -484,6 +486,49 @@ static void test_policy(void)
 	td_result_free(r);
 }
 
+/* A patch's files are scored as compare scores them: a re-indenting
+ * patch 0, a small file from its line diff (unless small files keep TLSH). */
+static void test_scoring(void)
+{
+	td_result_t *r;
+	td_patch_opts_t o;
+	td_patch_set_t *s = NULL;
+	td_error_t err;
+	const td_patch_file_t *f;
+
+	if (sh(fmt("set -e; cd '%s'; " GIT "init -q scored; cd scored; "
+		   "awk 'BEGIN { for (i = 1; i <= 40; i++) printf \"int w_%%d(void) { return %%d * 3; }\\n\", i, i }' > w.c; "
+		   "awk 'BEGIN { for (i = 1; i <= 12; i++) printf \"static int s_%%d = %%d + 1;\\n\", i, i }' > s.c; "
+		   GIT "add -A; " GIT "commit -q -m base; " GIT "tag base; "
+		   "sed -i 's/^/\\t/' w.c; " GIT "commit -q -am 'p1: indent'; "
+		   "sed -i '5s/.*/static long s_vendor = 5;/' s.c; " GIT "commit -q -am 'p2: small'",
+		   tmp))) {
+		CHECK(0);
+		return;
+	}
+	r = compare_specs(fmt("git:%s/scored@base", tmp), fmt("git:%s/scored@HEAD", tmp));
+	if (!r)
+		{ CHECK(0); return; }
+	for (int keep_tlsh = 0; keep_tlsh < 2; keep_tlsh++) {
+		td_patch_opts_init(&o);
+		o.tlsh_small_files = keep_tlsh;
+		CHECK_INT(td_patch_analyze(&s, fmt("git:%s/scored@base..HEAD", tmp), r, &o, &err), 0);
+		if (!s || s->count != 2)
+			{ CHECK(0); break; }
+		f = pfile(&s->patches[0], "w.c");
+		CHECK(f && f->lines_added == 40 && f->lines_removed == 40 && f->distance == 0 && !f->fallback);
+		f = pfile(&s->patches[1], "s.c");
+		CHECK(f && f->lines_added == 1 && f->lines_removed == 1 && !f->fallback);
+		if (f && !keep_tlsh)
+			CHECK_INT(f->distance, td_lines_distance(2.0 / 24.0));
+		if (f && keep_tlsh)
+			CHECK(f->distance > 0 && f->distance != td_lines_distance(2.0 / 24.0));
+		td_patch_set_free(s);
+		s = NULL;
+	}
+	td_result_free(r);
+}
+
 int main(void)
 {
 	test_origins();
@@ -496,6 +541,7 @@ int main(void)
 		test_unexplained();
 		test_series_kinds();
 		test_policy();
+		test_scoring();
 	}
 	sh(fmt("rm -rf '%s'", tmp));
 	return check_finish();

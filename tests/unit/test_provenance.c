@@ -2,13 +2,17 @@
  * once, whitespace is ignored as git patch-id ignores it, trivial lines
  * follow their hunk's deciding line (or are local alone), upstream
  * removals count, and a target that is the base plus upstream changes has
- * local distance 0. Checked through td_analyze, as the CLI runs it. */
+ * local distance 0. Distances are scored as compare scores files: a change
+ * all of one side is the file's own distance, a whitespace-only local part
+ * is 0, small files are scored from their lines. Checked through
+ * td_analyze, as the CLI runs it. */
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
 #include "shell_fixture.h"
 #include "treedrift/analysis.h"
+#include "treedrift/lines.h"
 
 static char dir[4096];
 
@@ -23,8 +27,11 @@ static int make(void)
 	 * function with braces, and removes line 30 */
 	return sh(fmt("cd %s && mkdir up && cd up && git init -q -b main . && " INS
 		      "awk 'BEGIN { for (i = 1; i <= 40; i++) printf \"int f_%%d(void) { return %%d * 3; }\\n\", i, i }' > f.c && "
-		      "cp f.c g.c && git add . && " GIT "commit -qm base && git tag base && "
-		      "ins 5 'x++;' f.c && " GIT "commit -qam one && "
+		      "cp f.c g.c && sed 's/f_/w_/' f.c > w.c && "
+		      "awk 'BEGIN { for (i = 1; i <= 12; i++) printf \"static int s_%%d = %%d + 1;\\n\", i, i }' > s.c && "
+		      "git add . && " GIT "commit -qm base && git tag base && "
+		      "ins 5 'x++;' f.c && ins 5 'int w_up = 1;' w.c && ins 3 'static int s_up = 3;' s.c && "
+		      GIT "commit -qam one && "
 		      "ins 15 '\\tint y = 2;' f.c && " GIT "commit -qam two && "
 		      "ins 25 'static int h(void)\\n{\\n\\treturn 7;\\n}' f.c && " GIT "commit -qam three && "
 		      "sed -i '/^int f_30(/d' f.c && " GIT "commit -qam four && git tag tip", dir)) ||
@@ -33,7 +40,9 @@ static int make(void)
 	       sh(fmt("cd %s && mkdir vendor && git -C up archive base | tar -x -C vendor && cd vendor && " INS
 		      "ins 5 'x++;' f.c && ins 8 'x++;' f.c && ins 16 '   int   y=2;' f.c && "
 		      "ins 27 'static int h(void)\\n{\\n\\treturn 7;\\n}' f.c && sed -i '/^int f_30(/d' f.c && "
-		      "sed -i '10s/.*//' g.c && ins 30 '' g.c", dir)) ||
+		      "sed -i '10s/.*//' g.c && ins 30 '' g.c && "
+		      "ins 5 'int w_up = 1;' w.c && sed -i '20s/^/\t/' w.c && "
+		      "ins 3 'static int s_up = 3;' s.c && sed -i '9s/.*/static long s_vendor = 9;/' s.c", dir)) ||
 	       sh(fmt("cd %s && mkdir exact && git -C up archive tip | tar -x -C exact", dir));
 }
 
@@ -68,7 +77,7 @@ static td_analysis_t *run(const char *target)
 static void test_vendor(void)
 {
 	td_analysis_t *a = run("vendor");
-	const td_file_provenance_t *f, *g;
+	const td_file_provenance_t *f, *g, *w, *sm;
 
 	CHECK(a && a->provenance);
 	if (!a || !a->provenance)
@@ -97,6 +106,29 @@ static void test_vendor(void)
 		CHECK_INT(g->added_local, 2);
 		CHECK_INT(g->removed_local, 1);
 		CHECK_INT(g->ncommits, 0);
+		/* all local: the file's own distance */
+		CHECK_INT(g->distance_upstream, 0);
+		CHECK_INT(g->distance_local, a->result->changes[g->change].distance);
+		CHECK(g->distance_local > 0);
+	}
+	w = find(a, "w.c");
+	CHECK(w != NULL);
+	if (w) {
+		/* the upstream line, and a line re-indented: a cosmetic local part */
+		CHECK_INT(w->added_upstream, 1);
+		CHECK_INT(w->added_local + w->removed_local, 2);
+		CHECK(w->distance_upstream > 0);
+		CHECK_INT(w->distance_local, 0);
+	}
+	sm = find(a, "s.c");
+	CHECK(sm != NULL);
+	if (sm) {
+		/* small: from the line diffs, base 12 lines, the two others 13 */
+		CHECK(a->result->changes[sm->change].scored_by_lines);
+		CHECK_INT(sm->added_upstream, 1);
+		CHECK_INT(sm->added_local + sm->removed_local, 2);
+		CHECK_INT(sm->distance_upstream, td_lines_distance(1.0 / 25.0));
+		CHECK_INT(sm->distance_local, td_lines_distance(2.0 / 26.0));
 	}
 	CHECK_INT(a->provenance->distance_upstream + a->provenance->distance_local,
 		  a->result->totals.total_distance);
@@ -122,10 +154,12 @@ static void test_exact(void)
 		CHECK_INT(f->added_local + f->removed_local, 0);
 		CHECK_INT(f->distance_local, 0);
 		CHECK_INT(f->split_local, 0);
+		/* all upstream: the file's own distance */
+		CHECK_INT(f->distance_upstream, a->result->changes[f->change].distance);
 		CHECK(f->distance_upstream > 0);
 	}
 	CHECK_INT(a->provenance->distance_local, 0);
-	CHECK_INT(a->provenance->files_upstream, 1);
+	CHECK_INT(a->provenance->files_upstream, 3);
 	td_analysis_free(a);
 }
 
