@@ -85,11 +85,11 @@ typedef int (*td_lines_content_fn)(void *ctx, int side, const void **data, size_
  * a modified file, from their digests (td_digester_start(dg, 1)): 0 when
  * equal or cosmetic; the fallback when TLSH cannot hash a side; from the
  * line diff when small_by_lines is set, both are under
- * TD_LINES_SMALL_FILE_BYTES and git takes neither for binary (then get
- * is asked for both contents); else TLSH (len_diff: with its length term). For the distances
- * of provenance and of per-patch drift, which score contents that are no
- * tree's files. 0, or what get returned, or TD_EGIT / TD_ENOMEM with err
- * set. */
+ * TD_LINES_SMALL_FILE_BYTES and git takes neither for binary (get is then
+ * asked for both contents); else TLSH (len_diff: with its length term).
+ * For the distances of provenance and of per-patch drift, which score
+ * contents that are no tree's files. 0, or what get returned, or TD_EGIT /
+ * TD_ENOMEM with err set. */
 TD_EXTERN int td_lines_score_pair(int *distance, td_scored_by_t *by, const td_digest_t *old_d,
 				  const td_digest_t *new_d, int len_diff, int small_by_lines,
 				  td_lines_content_fn get, void *ctx, td_error_t *err);

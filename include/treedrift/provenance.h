@@ -53,6 +53,8 @@ typedef struct td_file_provenance {
 	uint64_t removed_local;
 	size_t *commits;            /* history commit indices that explain a line, ascending */
 	size_t ncommits;
+	/* scored as compare scores a modified file; a change all of one side
+	 * has the change's own distance on that side and 0 on the other */
 	int distance_upstream;      /* base vs base with the upstream changes */
 	int distance_local;         /* base with the upstream changes vs target */
 	int fallback;               /* 1 when a distance did not come from TLSH */

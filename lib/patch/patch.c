@@ -268,9 +268,24 @@ static int delta_blob(void *ctx, int side, const void **data, size_t *len, td_er
 	return TD_OK;
 }
 
+/* A modified file's distance from the digests of its blobs, as compare
+ * scores it (td_lines_score_pair: cosmetic changes and small files too). */
+static int score_blobs(engine_t *e, const git_diff_delta *d, const td_digest_t *a, const td_digest_t *b,
+		       td_patch_file_t *f)
+{
+	delta_content_t dc = { e, { &d->old_file.id, &d->new_file.id }, { NULL, NULL } };
+	td_scored_by_t by = TD_SCORED_TLSH;
+	int rc = td_lines_score_pair(&f->distance, &by, a, b, e->result->len_diff, !e->opts->tlsh_small_files,
+				     delta_blob, &dc, e->err);
+
+	f->fallback = by == TD_SCORED_FALLBACK;
+	git_blob_free(dc.blob[0]);
+	git_blob_free(dc.blob[1]);
+	return rc;
+}
+
 /* Score one delta as compare scores a file: added = the added distance,
- * deleted = 0, modified as a modified file (cosmetic changes and small
- * files included, td_lines_score_pair). */
+ * deleted = 0, modified by score_blobs. */
 static int score_delta(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
 {
 	const td_digest_t *a, *b;
@@ -312,15 +327,7 @@ static int score_delta(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
 	if ((rc = blob_digest(e, &d->old_file.id, &a)) || (rc = blob_digest(e, &d->new_file.id, &b)) ||
 	    (rc = blob_digest(e, &d->old_file.id, &a)))
 		return rc;
-	delta_content_t dc = { e, { &d->old_file.id, &d->new_file.id }, { NULL, NULL } };
-	td_scored_by_t by = TD_SCORED_TLSH;
-
-	rc = td_lines_score_pair(&f->distance, &by, a, b, e->result->len_diff, !e->opts->tlsh_small_files,
-				 delta_blob, &dc, e->err);
-	f->fallback = by == TD_SCORED_FALLBACK;
-	git_blob_free(dc.blob[0]);
-	git_blob_free(dc.blob[1]);
-	return rc;
+	return score_blobs(e, d, a, b, f);
 }
 
 /* --- line origins -------------------------------------------------------- */

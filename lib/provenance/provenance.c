@@ -318,7 +318,7 @@ static int score(const prov_ctx_t *x, int *out, int *fallback, const void *a, si
 	memset(&da, 0, sizeof(da));
 	memset(&db, 0, sizeof(db));
 	if ((rc = digest_of(&da, a, alen)) || (rc = digest_of(&db, b, blen)))
-		td_error_set(err, rc, "out of memory");
+		td_error_set(err, rc, "unable to digest a file");
 	else if (!(rc = td_lines_score_pair(out, &by, &da, &db, x->r->len_diff, !x->o->tlsh_small_files,
 					   give_content, &pc, err)))
 		*fallback |= by == TD_SCORED_FALLBACK;
