@@ -57,7 +57,7 @@ typedef struct td_file_provenance {
 	 * has the change's own distance on that side and 0 on the other */
 	int distance_upstream;      /* base vs base with the upstream changes */
 	int distance_local;         /* base with the upstream changes vs target */
-	int fallback;               /* 1 when a distance did not come from TLSH */
+	int fallback;               /* 1 when a distance came from the fallback sketches */
 	uint64_t split_upstream;    /* the change's distance, split: the two sum to it */
 	uint64_t split_local;
 } td_file_provenance_t;
