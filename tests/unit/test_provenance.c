@@ -54,7 +54,7 @@ static const td_file_provenance_t *find(const td_analysis_t *a, const char *path
 	return NULL;
 }
 
-static td_analysis_t *run(const char *target)
+static td_analysis_t *run_with(const char *target, int tlsh_small_files)
 {
 	td_analysis_opts_t o;
 	td_analysis_t *a = NULL;
@@ -69,9 +69,15 @@ static td_analysis_t *run(const char *target)
 	o.target = tg;
 	o.history = hist;
 	o.lines = 1;
+	o.tlsh_small_files = tlsh_small_files;
 	if (td_analyze(&a, &o, &err))
 		fprintf(stderr, "%s\n", err.msg);
 	return a;
+}
+
+static td_analysis_t *run(const char *target)
+{
+	return run_with(target, 0);
 }
 
 static void test_vendor(void)
@@ -163,6 +169,27 @@ static void test_exact(void)
 	td_analysis_free(a);
 }
 
+/* With --tlsh-small-files the small file's distances are TLSH's, as its
+ * own is. */
+static void test_small_tlsh(void)
+{
+	td_analysis_t *a = run_with("vendor", 1);
+	const td_file_provenance_t *sm;
+
+	CHECK(a && a->provenance);
+	if (!a || !a->provenance)
+		return;
+	sm = find(a, "s.c");
+	CHECK(sm != NULL);
+	if (sm) {
+		CHECK(!a->result->changes[sm->change].scored_by_lines);
+		CHECK(sm->distance_upstream > 0 && sm->distance_local > 0);
+		CHECK(sm->distance_upstream != td_lines_distance(1.0 / 25.0) ||
+		      sm->distance_local != td_lines_distance(2.0 / 26.0));
+	}
+	td_analysis_free(a);
+}
+
 int main(void)
 {
 	check_tmpdir(dir, sizeof(dir), "provenance");
@@ -170,6 +197,7 @@ int main(void)
 		return 1;
 	test_vendor();
 	test_exact();
+	test_small_tlsh();
 	sh(fmt("rm -rf %s", dir));
 	return check_finish();
 }
