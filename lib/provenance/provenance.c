@@ -286,44 +286,68 @@ static int digest_of(td_digest_t *out, const void *data, size_t len)
 	return rc;
 }
 
-/* The two contents td_lines_score_pair may ask for. */
-typedef struct pair_content {
-	const void *data[2];
-	size_t len[2];
-} pair_content_t;
+/* A content to score and its digest. */
+typedef struct text {
+	const void *data;
+	size_t len;
+	td_digest_t d;
+} text_t;
 
-static int give_content(void *ctx, int side, const void **data, size_t *len, td_error_t *err)
+static int text_digest(text_t *t, const void *data, size_t len, td_error_t *err)
 {
-	const pair_content_t *pc = ctx;
+	int rc;
 
-	(void)err;
-	*data = pc->data[side];
-	*len = pc->len[side];
+	t->data = data ? data : "";
+	t->len = len;
+	if ((rc = digest_of(&t->d, t->data, len)))
+		return td_error_set(err, rc, "unable to digest a file");
 	return TD_OK;
 }
 
-/* Distance of two contents as compare scores a modified file (cosmetic
- * changes and small files included); 0 when equal. */
-static int score(const prov_ctx_t *x, int *out, int *fallback, const void *a, size_t alen, const void *b,
-		 size_t blen, td_error_t *err)
+/* The two texts of a score, for td_lines_score_pair to read. */
+static int give_content(void *ctx, int side, const void **data, size_t *len, td_error_t *err)
 {
-	pair_content_t pc = { { a, b }, { alen, blen } };
-	td_digest_t da, db;
+	const text_t *const *pair = ctx;
+
+	(void)err;
+	*data = pair[side]->data;
+	*len = pair[side]->len;
+	return TD_OK;
+}
+
+/* Distance of two texts as compare scores a modified file (cosmetic
+ * changes and small files included); 0 when equal. */
+static int score(const prov_ctx_t *x, int *out, int *fallback, const text_t *a, const text_t *b, td_error_t *err)
+{
+	const text_t *pair[2] = { a, b };
 	td_scored_by_t by = TD_SCORED_TLSH;
+	int rc = td_lines_score_pair(out, &by, &a->d, &b->d, x->r->len_diff, !x->o->tlsh_small_files, give_content,
+				     pair, err);
+
+	*fallback |= !rc && by == TD_SCORED_FALLBACK;
+	return rc;
+}
+
+/* The two distances of a file with lines of both sides: base (old) to
+ * that (m), each text digested once, and that to the target (new); a new
+ * file's upstream distance is the added distance. */
+static int score_mixed(const prov_ctx_t *x, td_file_provenance_t *f, int added, const void *old_buf,
+		       size_t old_len, const buf_t *m, const void *new_buf, size_t new_len, td_error_t *err)
+{
+	text_t t[3];
 	int rc;
 
-	*out = 0;
-	if (alen == blen && !memcmp(a, b, alen))
-		return TD_OK;
-	memset(&da, 0, sizeof(da));
-	memset(&db, 0, sizeof(db));
-	if ((rc = digest_of(&da, a, alen)) || (rc = digest_of(&db, b, blen)))
-		td_error_set(err, rc, "unable to digest a file");
-	else if (!(rc = td_lines_score_pair(out, &by, &da, &db, x->r->len_diff, !x->o->tlsh_small_files,
-					   give_content, &pc, err)))
-		*fallback |= by == TD_SCORED_FALLBACK;
-	td_digest_release(&da);
-	td_digest_release(&db);
+	memset(t, 0, sizeof(t));
+	if (!(rc = text_digest(&t[1], m->data, m->len, err)) && !(rc = text_digest(&t[2], new_buf, new_len, err))) {
+		if (added)
+			f->distance_upstream = x->o->added_distance;
+		else if (!(rc = text_digest(&t[0], old_buf, old_len, err)))
+			rc = score(x, &f->distance_upstream, &f->fallback, &t[0], &t[1], err);
+		if (!rc)
+			rc = score(x, &f->distance_local, &f->fallback, &t[1], &t[2], err);
+	}
+	for (int k = 0; k < 3; k++)
+		td_digest_release(&t[k].d);
 	return rc;
 }
 
@@ -411,12 +435,8 @@ static int on_file(void *ctx, size_t change, const void *old_buf, size_t old_len
 		f->distance_local = c->distance;
 	} else if (!f->added_local && !f->removed_local) {
 		f->distance_upstream = c->distance;
-	} else if (c->status == TD_STATUS_ADDED) {
-		f->distance_upstream = x->o->added_distance;
-		rc = score(x, &f->distance_local, &f->fallback, m.data, m.len, new_buf, new_len, err);
-	} else if (!(rc = score(x, &f->distance_upstream, &f->fallback, old_buf, old_len, m.data ? m.data : "", m.len,
-				err))) {
-		rc = score(x, &f->distance_local, &f->fallback, m.data ? m.data : "", m.len, new_buf, new_len, err);
+	} else {
+		rc = score_mixed(x, f, c->status == TD_STATUS_ADDED, old_buf, old_len, &m, new_buf, new_len, err);
 	}
 	f->state = TD_PROV_DONE;
 out:
