@@ -200,7 +200,6 @@ static inline size_t ws_scan_ssse3(uint8_t *out, const uint8_t *p, size_t n, int
 	const __m128i tab = _mm_set1_epi8('\t'), four = _mm_set1_epi8('\r' - '\t');
 	uint64_t carry = (uint64_t)*line_kept;
 	size_t len = 0, i = 0;
-	int line;
 
 	for (; i + 64 <= n; i += 64) {
 		uint64_t ws = 0, nl = 0, keep;
@@ -226,10 +225,8 @@ static inline size_t ws_scan_ssse3(uint8_t *out, const uint8_t *p, size_t n, int
 			len += (size_t)__builtin_popcount(m);
 		}
 	}
-	line = (int)carry;
-	len += ws_normalise_scalar(out + len, p + i, n - i, &line);
-	*line_kept = line;
-	return len;
+	*line_kept = (int)carry;
+	return len + ws_normalise_scalar(out + len, p + i, n - i, line_kept);
 }
 
 __attribute__((target("ssse3,popcnt")))
@@ -250,7 +247,6 @@ static size_t ws_normalise_avx512(uint8_t *out, const uint8_t *p, size_t n, int 
 	const __m512i tab = _mm512_set1_epi8('\t'), four = _mm512_set1_epi8('\r' - '\t');
 	uint64_t carry = (uint64_t)*line_kept;
 	size_t len = 0, i = 0;
-	int line;
 
 	for (; i + 64 <= n; i += 64) {
 		__m512i v = _mm512_loadu_si512((const void *)(p + i));
@@ -263,10 +259,8 @@ static size_t ws_normalise_avx512(uint8_t *out, const uint8_t *p, size_t n, int 
 			_mm512_storeu_si512((void *)(out + len), _mm512_maskz_compress_epi8(keep, v));
 		len += (size_t)__builtin_popcountll(keep);
 	}
-	line = (int)carry;
-	len += ws_normalise_scalar(out + len, p + i, n - i, &line);
-	*line_kept = line;
-	return len;
+	*line_kept = (int)carry;
+	return len + ws_normalise_scalar(out + len, p + i, n - i, line_kept);
 }
 #endif
 
