@@ -83,6 +83,10 @@ typedef struct td_patch_file {
 	uint64_t lines_surviving;  /* lines it added that are in the target */
 	int distance;              /* before vs after, scored as compare scores files */
 	int fallback;              /* 1 when the score did not come from TLSH */
+	char *copied_from;         /* added: the path it was scored against, as the tree before
+				    * the patch had it: the upstream file compare found it moved or
+				    * copied from, or a file of the same content the patch removed
+				    * (doc/patches.md); NULL for neither (the added distance) */
 	const char *policy_class;  /* borrowed from the policy; NULL without one */
 	double weight;             /* policy weight, 1.0 without a policy */
 	uint64_t *added_hashes;    /* its added lines that are not trivial, in diff order, as

@@ -62,6 +62,21 @@ typedef struct dig_ent {
 	td_digest_t d;
 } dig_ent_t;
 
+/* An added file of the result that compare found copied or moved from an
+ * upstream file; both paths borrowed from the result. */
+typedef struct copy {
+	const char *path;
+	const char *origin;
+} copy_t;
+
+/* A file of the patch being walked that it removes, or adds with no
+ * origin compare found (exact_renames). */
+typedef struct rename_side {
+	git_oid id;
+	size_t file;   /* index into the patch's files */
+	int added;
+} rename_side_t;
+
 typedef struct engine {
 	git_repository *repo;      /* borrowed from the list or owned (owns_repo) */
 	int owns_repo;
@@ -69,6 +84,11 @@ typedef struct engine {
 	const td_result_t *result;
 	const td_patch_opts_t *opts;
 	td_patch_set_t *set;
+	copy_t *copies;            /* by path (collect_copies) */
+	size_t ncopies;
+	const git_tree *before;    /* the tree the patch being walked applies to; NULL for a root commit */
+	rename_side_t *sides;      /* of the patch being walked */
+	size_t nsides, sides_cap;
 	track_t *tracks;
 	size_t ntracks, tcap;
 	size_t *tmap;              /* open addressing: track index + 1, 0 free */
@@ -284,19 +304,106 @@ static int score_blobs(engine_t *e, const git_diff_delta *d, const td_digest_t *
 	return rc;
 }
 
-/* Score one delta as compare scores a file: added = the added distance,
+/* Score d's two blobs by score_blobs, their digests computed once. */
+static int score_ids(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
+{
+	const td_digest_t *a, *b;
+	int rc;
+
+	/* b's insertion may move a: look a up again (found, so nothing moves). */
+	if ((rc = blob_digest(e, &d->old_file.id, &a)) || (rc = blob_digest(e, &d->new_file.id, &b)) ||
+	    (rc = blob_digest(e, &d->old_file.id, &a)))
+		return rc;
+	return score_blobs(e, d, a, b, f);
+}
+
+static int copy_cmp(const void *a, const void *b)
+{
+	return strcmp(((const copy_t *)a)->path, ((const copy_t *)b)->path);
+}
+
+/* The result's added files with a copy or move origin, sorted by path. */
+static int collect_copies(engine_t *e)
+{
+	const td_result_t *r = e->result;
+	size_t n = 0;
+
+	for (int fill = 0; fill < 2; fill++) {
+		for (size_t i = 0; i < r->count; i++) {
+			const td_change_t *c = &r->changes[i];
+			if (c->status != TD_STATUS_ADDED || !c->target || !c->origin ||
+			    (c->origin_kind != TD_ORIGIN_COPIED && c->origin_kind != TD_ORIGIN_MOVED))
+				continue;
+			if (fill)
+				e->copies[e->ncopies++] = (copy_t){ c->target->path, c->origin->path };
+			else
+				n++;
+		}
+		if (!fill && !n)
+			return TD_OK;
+		if (!fill && !(e->copies = td_malloc_array(n, sizeof(*e->copies))))
+			return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	}
+	qsort(e->copies, e->ncopies, sizeof(*e->copies), copy_cmp);
+	return TD_OK;
+}
+
+/* The upstream path the result's added file `path` came from, or NULL. */
+static const char *copy_origin(const engine_t *e, const char *path)
+{
+	copy_t key = { path, NULL };
+	const copy_t *c = e->ncopies ? bsearch(&key, e->copies, e->ncopies, sizeof(key), copy_cmp) : NULL;
+
+	return c ? c->origin : NULL;
+}
+
+/* An added file that compare found copied or moved from an upstream file
+ * is scored against that file as the tree before the patch has it, as
+ * compare scores it against its origin. Any other scores the added
+ * distance, and so does one whose origin is not a regular file there, or
+ * whose content as the patch adds it is no nearer to the origin than that
+ * (a stub that later patches filled, say). */
+static int score_added(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
+{
+	const char *from = copy_origin(e, d->new_file.path);
+	git_tree_entry *te = NULL;
+	git_diff_delta copy;
+	int rc;
+
+	f->distance = e->opts->added_distance;
+	if (!from || !e->before || !is_file_mode(d->new_file.mode) ||
+	    git_tree_entry_bypath(&te, e->before, from))
+		return TD_OK;
+	copy = *d;
+	copy.status = GIT_DELTA_MODIFIED;
+	copy.old_file.path = from;
+	copy.old_file.mode = (uint16_t)git_tree_entry_filemode(te);
+	git_oid_cpy(&copy.old_file.id, git_tree_entry_id(te));
+	git_tree_entry_free(te);
+	if (!is_file_mode(copy.old_file.mode))
+		return TD_OK;
+	if ((rc = score_ids(e, &copy, f)))
+		return rc;
+	if (f->distance >= e->opts->added_distance) {
+		f->distance = e->opts->added_distance;
+		f->fallback = 0;
+		return TD_OK;
+	}
+	if (!(f->copied_from = td_strndup(from, strlen(from))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	return TD_OK;
+}
+
+/* Score one delta as compare scores a file: added by score_added,
  * deleted = 0, modified by score_blobs. */
 static int score_delta(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
 {
-	const td_digest_t *a, *b;
 	uint32_t om = d->old_file.mode, nm = d->new_file.mode;
-	int rc;
 
 	f->fallback = 0;
 	switch (d->status) {
 	case GIT_DELTA_ADDED:
-		f->distance = e->opts->added_distance;
-		return TD_OK;
+		return score_added(e, d, f);
 	case GIT_DELTA_DELETED:
 		f->distance = 0;
 		return TD_OK;
@@ -323,11 +430,7 @@ static int score_delta(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
 		f->fallback = 0;
 		return TD_OK;
 	}
-	/* b's insertion may move a: look a up again (found, so nothing moves). */
-	if ((rc = blob_digest(e, &d->old_file.id, &a)) || (rc = blob_digest(e, &d->new_file.id, &b)) ||
-	    (rc = blob_digest(e, &d->old_file.id, &a)))
-		return rc;
-	return score_blobs(e, d, a, b, f);
+	return score_ids(e, d, f);
 }
 
 /* --- line origins -------------------------------------------------------- */
@@ -575,6 +678,65 @@ static int patchid_file(engine_t *e, const git_diff_delta *d, td_patch_file_t *f
 
 /* One file of a patch: fill p's next file from delta d (a delta made by
  * the tree walk below: paths, ids, modes, status). */
+/* Keep a removed regular file, or an added one with no origin, for
+ * exact_renames. */
+static int note_side(engine_t *e, const git_diff_delta *d, size_t file, const td_patch_file_t *f)
+{
+	int added = d->status == GIT_DELTA_ADDED;
+	void *p = e->sides;
+
+	if (added ? f->copied_from || !is_file_mode(d->new_file.mode)
+		  : d->status != GIT_DELTA_DELETED || !is_file_mode(d->old_file.mode))
+		return TD_OK;
+	if (td_grow(&p, &e->sides_cap, e->nsides + 1, sizeof(*e->sides)))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	e->sides = p;
+	e->sides[e->nsides++] = (rename_side_t){ added ? d->new_file.id : d->old_file.id, file, added };
+	return TD_OK;
+}
+
+static int side_cmp(const void *x, const void *y)
+{
+	const rename_side_t *a = x, *b = y;
+	int c = git_oid_cmp(&a->id, &b->id);
+
+	if (c)
+		return c;
+	if (a->added != b->added)
+		return a->added - b->added;
+	return (a->file > b->file) - (a->file < b->file);
+}
+
+/* Files the patch moved unchanged, as git's exact rename detection pairs
+ * them: an added file with no origin whose content the patch removed at
+ * another path scores 0, copied from that path (the first in path order). */
+static int exact_renames(engine_t *e, td_patch_t *p)
+{
+	size_t from = SIZE_MAX;
+
+	if (e->nsides > 1)
+		qsort(e->sides, e->nsides, sizeof(*e->sides), side_cmp);
+	for (size_t i = 0; i < e->nsides; i++) {
+		const rename_side_t *s = &e->sides[i];
+		td_patch_file_t *f = &p->files[s->file];
+		if (i && git_oid_cmp(&s->id, &e->sides[i - 1].id))
+			from = SIZE_MAX;
+		if (!s->added) {
+			if (from == SIZE_MAX)
+				from = s->file;
+			continue;
+		}
+		if (from == SIZE_MAX)
+			continue;
+		if (!(f->copied_from = td_strndup(p->files[from].path, strlen(p->files[from].path))))
+			return td_error_set(e->err, TD_ENOMEM, "out of memory");
+		f->distance = 0;
+		f->fallback = 0;
+	}
+	e->nsides = 0;
+	return TD_OK;
+}
+
 static int one_file(engine_t *e, size_t idx, git_diff_delta *d)
 {
 	td_patch_t *p = &e->set->patches[idx];
@@ -635,7 +797,7 @@ static int one_file(engine_t *e, size_t idx, git_diff_delta *d)
 		goto out;
 	f->lines_added = adds;
 	f->lines_removed = dels;
-	if (!(rc = score_delta(e, d, f)))
+	if (!(rc = score_delta(e, d, f)) && !(rc = note_side(e, d, p->nfiles - 1, f)))
 		rc = follow(e, d, gp, binary, idx);
 out:
 	git_patch_free(gp);
@@ -769,10 +931,14 @@ static int run_patch(engine_t *e, size_t idx, const git_oid *before, const git_o
 	}
 	memset(e->pid_sum, 0, sizeof(e->pid_sum));
 	e->pid_files = e->pid_npaths = 0;
+	e->before = a;
+	e->nsides = 0;
 	if (!(rc = pb_push(&pb, "", &(size_t){ 0 }) ? TD_ENOMEM : TD_OK))
 		rc = walk_trees(e, idx, a, b, &pb, 0);
 	else
 		td_error_set(e->err, rc, "out of memory");
+	if (!rc)
+		rc = exact_renames(e, p);
 	if (!rc && e->pid_files) {
 		unsigned char part[TD_PATCHID_BYTES];
 		git_oid id;
@@ -792,6 +958,7 @@ static int run_patch(engine_t *e, size_t idx, const git_oid *before, const git_o
 		if (p->nfiles)
 			qsort(p->files, p->nfiles, sizeof(*p->files), file_cmp);
 	free(pb.p);
+	e->before = NULL;
 	git_tree_free(a);
 	git_tree_free(b);
 	return rc;
@@ -1388,6 +1555,13 @@ static int replay_series(engine_t *e, td_patch_list_t *l, git_oid *trees)
 			}
 		}
 	}
+	/* The origins of copies too, for score_added. */
+	for (size_t i = 0; i < e->ncopies; i++) {
+		if (path_set_add(&paths, e->copies[i].origin)) {
+			rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
 	if (!e->opts->base_spec) {
 		rc = td_error_set(e->err, TD_EINVAL, "a patch series needs the base tree it applies to");
 		goto out;
@@ -1680,6 +1854,8 @@ static void engine_release(engine_t *e)
 	free(e->dmap);
 	free(e->scratch);
 	free(e->pid_paths);
+	free(e->copies);
+	free(e->sides);
 	td_digester_free(e->dg);
 	td_source_free(e->target_src);
 	if (e->owns_repo)
@@ -1718,6 +1894,8 @@ int td_patch_analyze(td_patch_set_t **out, const char *source, const td_result_t
 		goto out;
 	}
 	e.set->kind = list.kind;
+	if ((rc = collect_copies(&e)))
+		goto out;
 	if (list.repo) {
 		e.repo = list.repo;
 		rc = commit_trees(&e, &list, trees, has_before);

@@ -24,6 +24,7 @@ void td_patch_release(td_patch_t *p)
 		free(p->files[i].path);
 		free(p->files[i].added_hashes);
 		free(p->files[i].removed_hashes);
+		free(p->files[i].copied_from);
 	}
 	free(p->files);
 	for (size_t i = 0; i < p->nclasses; i++)

@@ -483,6 +483,12 @@ static void json_patch(FILE *f, const td_patch_t *p, const td_patch_upstream_t *
 			   ", \"lines_surviving\": %" PRIu64 ", \"distance\": %d, \"fallback\": ",
 			pf->lines_added, pf->lines_removed, pf->lines_surviving, pf->distance);
 		json_bool(f, pf->fallback);
+		if (pf->copied_from) {
+			fputs(", ", f);
+			json_path_fields(f, "copied_from", pf->copied_from, strlen(pf->copied_from));
+		} else {
+			fputs(", \"copied_from\": null", f);
+		}
 		if (policy) {
 			fputs(", \"policy_class\": ", f);
 			json_cstr(f, pf->policy_class);

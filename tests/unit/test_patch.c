@@ -15,6 +15,7 @@
 #include "treedrift/compare.h"
 #include "treedrift/lines.h"
 #include "treedrift/load.h"
+#include "treedrift/origin.h"
 #include "treedrift/patch.h"
 #include "treedrift/policy.h"
 
@@ -311,6 +312,9 @@ static void check_nine(const td_patch_set_t *s, int binary_known)
 	CHECK_INT(s->patches[6].nfiles, 2);
 	f = pfile(&s->patches[6], "new/place.txt");
 	CHECK(f && f->status == 'A' && f->lines_added == 3 && f->lines_surviving == 3);
+	/* compare_specs finds no origins: the rename within the patch scores 0 */
+	CHECK(f && f->distance == 0 && f->copied_from && !strcmp(f->copied_from, "old.txt"));
+	CHECK_INT(s->patches[6].distance, 0);
 	f = pfile(&s->patches[6], "old.txt");
 	CHECK(f && f->status == 'D' && f->lines_removed == 3);
 	CHECK_INT(s->patches[6].ntop_dirs, 2);
@@ -529,6 +533,85 @@ static void test_scoring(void)
 	td_result_free(r);
 }
 
+/* An added file that compare finds copied from an upstream file scores, in
+ * the patch that adds it, its distance from that file (the same as
+ * compare's, as no patch touched the origin); an added file with no origin
+ * scores the added distance; a renamed file (moved) scores 0. For a git
+ * range, and for the series applied to a directory, whose base tree must
+ * then hold the origin though no patch touches it. */
+static void test_copies(void)
+{
+	td_load_opts_t lo;
+	td_origin_opts_t oo;
+	td_tree_t *u = NULL, *t = NULL;
+	td_result_t *r = NULL;
+	td_patch_opts_t o;
+	td_patch_set_t *s = NULL;
+	td_error_t err;
+	const td_patch_file_t *f;
+	const td_change_t *c = NULL;
+
+	if (sh(fmt("set -e; cd '%s'; " GIT "init -q copies; cd copies; mkdir drv; "
+		   "awk 'BEGIN { for (i = 1; i <= 120; i++) printf \"static int acme_reg_%%d(struct acme *a) { return readl(a->base + %%d); }\\n\", i, i * 4 }' > drv/acme.c; "
+		   "printf 'one\\ntwo\\nthree\\n' > notes.txt; "
+		   GIT "add -A; " GIT "commit -q -m base; " GIT "tag base; "
+		   "sed '7s/.*/static int acme_vendor(void) { return 7; }/; 90d' drv/acme.c > drv/acme2.c; "
+		   GIT "add drv/acme2.c; " GIT "commit -q -m 'p1: copy acme'; "
+		   "awk 'BEGIN { for (i = 1; i <= 60; i++) printf \"zeta %%d omega %%d kappa\\n\", i * 13, i * i }' > fresh.c; "
+		   GIT "add fresh.c; " GIT "commit -q -m 'p2: new file'; "
+		   GIT "mv notes.txt moved.txt; " GIT "commit -q -m 'p3: rename'; "
+		   "mkdir ../copies-base ../copies-target; " GIT "archive base | tar -x -C ../copies-base; "
+		   GIT "archive HEAD | tar -x -C ../copies-target; " GIT "format-patch -q -o ../copies-fp base..HEAD",
+		   tmp))) {
+		CHECK(0);
+		return;
+	}
+	td_load_opts_init(&lo);
+	lo.upstream_full = 1;
+	td_origin_opts_init(&oo);
+	if (td_load_pair(&u, &t, fmt("%s/copies-base", tmp), fmt("%s/copies-target", tmp), &lo, NULL, &err) ||
+	    td_compare(&r, u, t, NULL, &err) || td_origin_find(r, &oo, NULL, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		td_result_free(r);
+		CHECK(0);
+		return;
+	}
+	for (size_t i = 0; i < r->count; i++)
+		if (r->changes[i].target && !strcmp(r->changes[i].target->path, "drv/acme2.c"))
+			c = &r->changes[i];
+	CHECK(c && c->origin_kind == TD_ORIGIN_COPIED && c->origin && !strcmp(c->origin->path, "drv/acme.c"));
+	CHECK(c && c->distance > 0 && c->distance < TD_DEFAULT_ADDED_DISTANCE);
+	for (int series = 0; series < 2 && c; series++) {
+		td_patch_opts_init(&o);
+		o.base_spec = fmt("%s/copies-base", tmp);
+		CHECK_INT(td_patch_analyze(&s, series ? fmt("%s/copies-fp", tmp) : fmt("git:%s/copies@base..HEAD", tmp),
+					   r, &o, &err), 0);
+		if (!s || s->count != 3)
+			{ CHECK(0); break; }
+		f = pfile(&s->patches[0], "drv/acme2.c");
+		CHECK(f && f->status == 'A' && f->copied_from && !strcmp(f->copied_from, "drv/acme.c"));
+		CHECK(f && f->distance == c->distance && !f->fallback);
+		CHECK_INT(s->patches[0].distance, c->distance);
+		f = pfile(&s->patches[1], "fresh.c");
+		CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
+		f = pfile(&s->patches[2], "moved.txt");
+		CHECK(f && f->copied_from && !strcmp(f->copied_from, "notes.txt") && f->distance == 0);
+		CHECK_INT(s->patches[2].distance, 0);
+		td_patch_set_free(s);
+		s = NULL;
+	}
+	/* A copy no nearer to its origin than the added distance is not one. */
+	td_patch_opts_init(&o);
+	o.added_distance = c ? c->distance : 1;
+	CHECK_INT(td_patch_analyze(&s, fmt("git:%s/copies@base..HEAD", tmp), r, &o, &err), 0);
+	f = s && s->count == 3 ? pfile(&s->patches[0], "drv/acme2.c") : NULL;
+	CHECK(f && !f->copied_from && f->distance == o.added_distance);
+	f = s && s->count == 3 ? pfile(&s->patches[2], "moved.txt") : NULL;
+	CHECK(f && f->copied_from && f->distance == 0);
+	td_patch_set_free(s);
+	td_result_free(r);
+}
+
 int main(void)
 {
 	test_origins();
@@ -542,6 +625,7 @@ int main(void)
 		test_series_kinds();
 		test_policy();
 		test_scoring();
+		test_copies();
 	}
 	sh(fmt("rm -rf '%s'", tmp));
 	return check_finish();
