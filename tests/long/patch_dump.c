@@ -66,6 +66,10 @@ int main(int argc, char **argv)
 		       (unsigned long long)p->lines_removed, (unsigned long long)p->lines_surviving, p->distance);
 		for (size_t k = 0; k < p->nfiles; k++)
 			printf("F %s\n", p->files[k].path);
+		for (size_t k = 0; k < p->nfiles; k++)
+			if (p->files[k].copied_from)
+				printf("C %s %d %s\t%s\n", p->id, p->files[k].distance, p->files[k].copied_from,
+				       p->files[k].path);
 		printf("I %s %s\n", p->id, p->patch_id ? p->patch_id : "-");
 	}
 	for (size_t i = 0; i < s->nfiles; i++) {

@@ -4,7 +4,8 @@
 # - U-Boot: v2023.10..v2023.10-stm32mp lists all 902 commits in git's
 #   order; each patch's files are git diff-tree -r --name-only of its
 #   commit; each changed file's patches are git log BASE..TIP -- PATH; every
-#   commit with a cherry-pick line is upstream and names that commit.
+#   commit with a cherry-pick line is upstream and names that commit; the
+#   files each patch moves unchanged are git diff-tree -M100%'s renames.
 # - Debian (when bench data is there, see below): linux 6.1.187's orig
 #   tree and debian/patches/series: every patch listed; Origin: at
 #   git.kernel.org is upstream, Forwarded: not-needed is local.
@@ -49,6 +50,16 @@ if [ -d "$U" ]; then
 		"first $(head -1 "$tmp/bad_refs")"
 	echo "u-boot: $(grep -c '^R ' "$tmp/dump") changed files checked against git log"
 	grep -qx 'U 0' "$tmp/dump" || fail "u-boot: some changed file has no patch"
+
+	# files moved unchanged (no compare origins here): git's exact renames,
+	# each scored 0 against the path it left
+	git -C "$U" -c core.quotepath=off diff-tree -r -M100% --diff-filter=R --stdin <"$tmp/want_ids" |
+		awk '/^[0-9a-f]+$/{id=$0; next} {split($0, a, "\t"); print id " 0 " a[2] "\t" a[3]}' |
+		LC_ALL=C sort >"$tmp/want_renames"
+	grep '^C ' "$tmp/dump" | cut -c3- | LC_ALL=C sort >"$tmp/renames"
+	[ -s "$tmp/want_renames" ] || fail "u-boot: git finds no exact rename to check"
+	cmp -s "$tmp/renames" "$tmp/want_renames" || fail "u-boot: renames differ from git diff-tree -M100%'s"
+	echo "u-boot: $(wc -l <"$tmp/renames") exact renames checked against git"
 
 	# cherry-pick lines: upstream, naming that commit
 	git -C "$U" log --reverse --format='C %H%n%B' $R |
