@@ -85,7 +85,7 @@ typedef struct td_patch_file {
 	int fallback;              /* 1 when the score did not come from TLSH */
 	char *copied_from;         /* added: the path it was scored against, as the tree before
 				    * the patch had it: the upstream file compare found it moved or
-				    * copied from, or a file of the same content the patch removed
+				    * copied from, or a file the patch removed that it renamed
 				    * (doc/patches.md); NULL for neither (the added distance) */
 	const char *policy_class;  /* borrowed from the policy; NULL without one */
 	double weight;             /* policy weight, 1.0 without a policy */
@@ -152,6 +152,8 @@ typedef struct td_patch_opts {
 	const td_policy_t *policy; /* may be NULL; borrowed for the set's lifetime */
 	int added_distance;        /* score of a wholly new file (td_compare_opts_t's) */
 	int tlsh_small_files;      /* 1: small files keep TLSH (td_analysis_opts_t's), as compare scored them */
+	double copy_similarity;    /* least line similarity of a file a patch renames with changes
+				    * (td_origin_opts_t's; default TD_DEFAULT_COPY_SIMILARITY) */
 } td_patch_opts_t;
 
 TD_EXTERN void td_patch_opts_init(td_patch_opts_t *o);

@@ -496,6 +496,7 @@ static int run_patches(td_analysis_t *an, td_analyzer_t *a, const char *target, 
 	po.policy = policy;
 	po.added_distance = a->o->compare.added_distance;
 	po.tlsh_small_files = a->o->tlsh_small_files;
+	po.copy_similarity = a->o->origin.copy_similarity;
 	return td_patch_analyze(&an->patches, a->o->patches, an->result, &po, err);
 }
 

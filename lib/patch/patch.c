@@ -31,6 +31,12 @@
 #include "treedrift/digest.h"
 #include "treedrift/lines.h"
 #include "treedrift/load.h"
+#include "treedrift/origin.h"
+#include "similar.h"
+
+/* Pairs of a removed and an added file that pair_renames diffs at most in
+ * one patch. */
+#define RENAME_PAIRS_MAX 1024
 
 /* A base file larger than this is not read for a series (a limit). */
 #define BASE_FILE_MAX_BYTES (256u * 1024 * 1024)
@@ -70,7 +76,7 @@ typedef struct copy {
 } copy_t;
 
 /* A file of the patch being walked that it removes, or adds with no
- * origin compare found (exact_renames). */
+ * origin compare found (pair_renames). */
 typedef struct rename_side {
 	git_oid id;
 	size_t file;   /* index into the patch's files */
@@ -679,7 +685,7 @@ static int patchid_file(engine_t *e, const git_diff_delta *d, td_patch_file_t *f
 /* One file of a patch: fill p's next file from delta d (a delta made by
  * the tree walk below: paths, ids, modes, status). */
 /* Keep a removed regular file, or an added one with no origin, for
- * exact_renames. */
+ * pair_renames. */
 static int note_side(engine_t *e, const git_diff_delta *d, size_t file, const td_patch_file_t *f)
 {
 	int added = d->status == GIT_DELTA_ADDED;
@@ -707,33 +713,107 @@ static int side_cmp(const void *x, const void *y)
 	return (a->file > b->file) - (a->file < b->file);
 }
 
-/* Files the patch moved unchanged, as git's exact rename detection pairs
- * them: an added file with no origin whose content the patch removed at
- * another path scores 0, copied from that path (the first in path order). */
-static int exact_renames(engine_t *e, td_patch_t *p)
+/* The similarity of the lines of blob `to` to those of blob `from`. */
+static int blob_similarity(engine_t *e, const git_oid *from, const git_oid *to, td_similarity_t *out)
 {
-	size_t from = SIZE_MAX;
+	git_blob *x = NULL, *y = NULL;
+	int rc;
 
-	if (e->nsides > 1)
-		qsort(e->sides, e->nsides, sizeof(*e->sides), side_cmp);
-	for (size_t i = 0; i < e->nsides; i++) {
-		const rename_side_t *s = &e->sides[i];
-		td_patch_file_t *f = &p->files[s->file];
-		if (i && git_oid_cmp(&s->id, &e->sides[i - 1].id))
-			from = SIZE_MAX;
-		if (!s->added) {
-			if (from == SIZE_MAX)
-				from = s->file;
-			continue;
-		}
-		if (from == SIZE_MAX)
-			continue;
-		if (!(f->copied_from = td_strndup(p->files[from].path, strlen(p->files[from].path))))
-			return td_error_set(e->err, TD_ENOMEM, "out of memory");
-		f->distance = 0;
-		f->fallback = 0;
+	if (git_blob_lookup(&x, e->repo, from) || git_blob_lookup(&y, e->repo, to)) {
+		git_blob_free(x);
+		return td_error_set(e->err, TD_EGIT, "unable to read a blob: %s", git_msg());
 	}
-	e->nsides = 0;
+	rc = td_similarity(out, git_blob_rawcontent(x), (size_t)git_blob_rawsize(x), git_blob_rawcontent(y),
+			   (size_t)git_blob_rawsize(y), e->err);
+	git_blob_free(x);
+	git_blob_free(y);
+	return rc;
+}
+
+/* The added side a renamed from the removed side r with changes: scored as
+ * r's file modified would be, unless that is no nearer than a new file. */
+static int renamed_with_changes(engine_t *e, td_patch_t *p, const rename_side_t *r, const rename_side_t *a)
+{
+	td_patch_file_t *f = &p->files[a->file];
+	git_diff_delta d;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	d.status = GIT_DELTA_MODIFIED;
+	d.old_file.id = r->id;
+	d.new_file.id = a->id;
+	d.old_file.path = p->files[r->file].path;
+	d.new_file.path = f->path;
+	d.old_file.mode = d.new_file.mode = GIT_FILEMODE_BLOB;
+	if ((rc = score_ids(e, &d, f)))
+		return rc;
+	if (f->distance >= e->opts->added_distance) {
+		f->distance = e->opts->added_distance;
+		f->fallback = 0;
+		return TD_OK;
+	}
+	if (!(f->copied_from = td_strndup(d.old_file.path, strlen(d.old_file.path))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	return TD_OK;
+}
+
+/* Files the patch renamed, as git pairs them (diff -M), among its removed
+ * files and the added ones compare found no origin for:
+ * - an added file of the same content as a removed one (the first in path
+ *   order) is an exact rename, and scores 0;
+ * - else the removed file whose lines it shares most, at copy_similarity
+ *   or more (ties: the first in path order), renamed it with changes, and
+ *   it scores as that file modified would. At most RENAME_PAIRS_MAX pairs
+ *   are diffed in a patch; past that, exact renames only.
+ * A removed file may be the source of several. */
+static int pair_renames(engine_t *e, td_patch_t *p)
+{
+	rename_side_t *s = e->sides;
+	size_t n = e->nsides, from = SIZE_MAX, removed = 0, added = 0;
+	int rc;
+
+	if (n > 1)
+		qsort(s, n, sizeof(*s), side_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (i && git_oid_cmp(&s[i].id, &s[i - 1].id))
+			from = SIZE_MAX;
+		if (!s[i].added) {
+			removed++;
+			if (from == SIZE_MAX)
+				from = s[i].file;
+		} else if (from != SIZE_MAX) {
+			td_patch_file_t *f = &p->files[s[i].file];
+			if (!(f->copied_from = td_strndup(p->files[from].path, strlen(p->files[from].path))))
+				return td_error_set(e->err, TD_ENOMEM, "out of memory");
+			f->distance = 0;
+			f->fallback = 0;
+		} else {
+			added++;
+		}
+	}
+	if (!removed || !added || removed * added > RENAME_PAIRS_MAX)
+		return TD_OK;
+	for (size_t i = 0; i < n; i++) {
+		const rename_side_t *best = NULL;
+		double best_value = 0;
+		if (!s[i].added || p->files[s[i].file].copied_from)
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			td_similarity_t sim;
+			if (s[j].added)
+				continue;
+			if ((rc = blob_similarity(e, &s[j].id, &s[i].id, &sim)))
+				return rc;
+			if (sim.binary || sim.value < e->opts->copy_similarity)
+				continue;
+			if (!best || sim.value > best_value || (sim.value == best_value && s[j].file < best->file)) {
+				best = &s[j];
+				best_value = sim.value;
+			}
+		}
+		if (best && (rc = renamed_with_changes(e, p, best, &s[i])))
+			return rc;
+	}
 	return TD_OK;
 }
 
@@ -938,7 +1018,7 @@ static int run_patch(engine_t *e, size_t idx, const git_oid *before, const git_o
 	else
 		td_error_set(e->err, rc, "out of memory");
 	if (!rc)
-		rc = exact_renames(e, p);
+		rc = pair_renames(e, p);
 	if (!rc && e->pid_files) {
 		unsigned char part[TD_PATCHID_BYTES];
 		git_oid id;
@@ -1823,6 +1903,7 @@ void td_patch_opts_init(td_patch_opts_t *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->added_distance = TD_DEFAULT_ADDED_DISTANCE;
+	o->copy_similarity = TD_DEFAULT_COPY_SIMILARITY;
 }
 
 void td_patch_set_free(td_patch_set_t *s)

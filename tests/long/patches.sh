@@ -5,7 +5,8 @@
 #   order; each patch's files are git diff-tree -r --name-only of its
 #   commit; each changed file's patches are git log BASE..TIP -- PATH; every
 #   commit with a cherry-pick line is upstream and names that commit; the
-#   files each patch moves unchanged are git diff-tree -M100%'s renames.
+#   files each patch renames are git diff-tree -M's, those it renames
+#   unchanged (and only those) at distance 0.
 # - Debian (when bench data is there, see below): linux 6.1.187's orig
 #   tree and debian/patches/series: every patch listed; Origin: at
 #   git.kernel.org is upstream, Forwarded: not-needed is local.
@@ -51,15 +52,16 @@ if [ -d "$U" ]; then
 	echo "u-boot: $(grep -c '^R ' "$tmp/dump") changed files checked against git log"
 	grep -qx 'U 0' "$tmp/dump" || fail "u-boot: some changed file has no patch"
 
-	# files moved unchanged (no compare origins here): git's exact renames,
-	# each scored 0 against the path it left
-	git -C "$U" -c core.quotepath=off diff-tree -r -M100% --diff-filter=R --stdin <"$tmp/want_ids" |
-		awk '/^[0-9a-f]+$/{id=$0; next} {split($0, a, "\t"); print id " 0 " a[2] "\t" a[3]}' |
+	# files renamed (no compare origins here): git diff-tree -M's renames,
+	# those of the same content (R100) scored 0
+	git -C "$U" -c core.quotepath=off diff-tree -r -M --diff-filter=R --stdin <"$tmp/want_ids" |
+		awk '/^[0-9a-f]+$/{id=$0; next} {split($0, a, "\t"); print id " " a[2] "\t" a[3] "\t" ($5 == "R100")}' |
 		LC_ALL=C sort >"$tmp/want_renames"
-	grep '^C ' "$tmp/dump" | cut -c3- | LC_ALL=C sort >"$tmp/renames"
-	[ -s "$tmp/want_renames" ] || fail "u-boot: git finds no exact rename to check"
-	cmp -s "$tmp/renames" "$tmp/want_renames" || fail "u-boot: renames differ from git diff-tree -M100%'s"
-	echo "u-boot: $(wc -l <"$tmp/renames") exact renames checked against git"
+	grep '^C ' "$tmp/dump" | awk -F'\t' '{split($1, a, " "); print a[2] " " a[4] "\t" $2 "\t" (a[3] == 0)}' |
+		LC_ALL=C sort >"$tmp/renames"
+	[ -s "$tmp/want_renames" ] || fail "u-boot: git finds no rename to check"
+	cmp -s "$tmp/renames" "$tmp/want_renames" || fail "u-boot: renames differ from git diff-tree -M's"
+	echo "u-boot: $(wc -l <"$tmp/renames") renames checked against git"
 
 	# cherry-pick lines: upstream, naming that commit
 	git -C "$U" log --reverse --format='C %H%n%B' $R |

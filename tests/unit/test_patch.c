@@ -550,6 +550,8 @@ static void test_copies(void)
 	td_error_t err;
 	const td_patch_file_t *f;
 	const td_change_t *c = NULL;
+	td_result_t *bare;
+	int renamed = -1;
 
 	if (sh(fmt("set -e; cd '%s'; " GIT "init -q copies; cd copies; mkdir drv; "
 		   "awk 'BEGIN { for (i = 1; i <= 120; i++) printf \"static int acme_reg_%%d(struct acme *a) { return readl(a->base + %%d); }\\n\", i, i * 4 }' > drv/acme.c; "
@@ -560,6 +562,9 @@ static void test_copies(void)
 		   "awk 'BEGIN { for (i = 1; i <= 60; i++) printf \"zeta %%d omega %%d kappa\\n\", i * 13, i * i }' > fresh.c; "
 		   GIT "add fresh.c; " GIT "commit -q -m 'p2: new file'; "
 		   GIT "mv notes.txt moved.txt; " GIT "commit -q -m 'p3: rename'; "
+		   GIT "mv drv/acme.c drv/acme_v2.c; sed -i '30s/.*/static int acme_v2(void) { return 2; }/' drv/acme_v2.c; "
+		   "awk 'BEGIN { for (i = 1; i <= 60; i++) printf \"theta %%d sigma %%d rho\\n\", i * 17, i * i * 3 }' > fresh2.c; "
+		   GIT "add -A; " GIT "commit -q -m 'p4: rename with a change, and a new file'; "
 		   "mkdir ../copies-base ../copies-target; " GIT "archive base | tar -x -C ../copies-base; "
 		   GIT "archive HEAD | tar -x -C ../copies-target; " GIT "format-patch -q -o ../copies-fp base..HEAD",
 		   tmp))) {
@@ -576,6 +581,11 @@ static void test_copies(void)
 		CHECK(0);
 		return;
 	}
+	if (!(bare = compare_specs(fmt("%s/copies-base", tmp), fmt("%s/copies-target", tmp)))) {
+		td_result_free(r);
+		CHECK(0);
+		return;
+	}
 	for (size_t i = 0; i < r->count; i++)
 		if (r->changes[i].target && !strcmp(r->changes[i].target->path, "drv/acme2.c"))
 			c = &r->changes[i];
@@ -586,7 +596,7 @@ static void test_copies(void)
 		o.base_spec = fmt("%s/copies-base", tmp);
 		CHECK_INT(td_patch_analyze(&s, series ? fmt("%s/copies-fp", tmp) : fmt("git:%s/copies@base..HEAD", tmp),
 					   r, &o, &err), 0);
-		if (!s || s->count != 3)
+		if (!s || s->count != 4)
 			{ CHECK(0); break; }
 		f = pfile(&s->patches[0], "drv/acme2.c");
 		CHECK(f && f->status == 'A' && f->copied_from && !strcmp(f->copied_from, "drv/acme.c"));
@@ -597,19 +607,48 @@ static void test_copies(void)
 		f = pfile(&s->patches[2], "moved.txt");
 		CHECK(f && f->copied_from && !strcmp(f->copied_from, "notes.txt") && f->distance == 0);
 		CHECK_INT(s->patches[2].distance, 0);
+		f = pfile(&s->patches[3], "drv/acme_v2.c");
+		CHECK(f && f->copied_from && !strcmp(f->copied_from, "drv/acme.c"));
+		if (f)
+			renamed = f->distance;
+		CHECK(f && f->distance > 0 && f->distance < TD_DEFAULT_ADDED_DISTANCE && !f->fallback);
+		f = pfile(&s->patches[3], "fresh2.c");
+		CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
 		td_patch_set_free(s);
 		s = NULL;
 	}
+	/* Without compare's origins: the renames within a patch alone, the
+	 * changed one scored as with its origin. */
+	td_patch_opts_init(&o);
+	CHECK_INT(td_patch_analyze(&s, fmt("git:%s/copies@base..HEAD", tmp), bare, &o, &err), 0);
+	f = s && s->count == 4 ? pfile(&s->patches[0], "drv/acme2.c") : NULL;
+	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
+	f = s && s->count == 4 ? pfile(&s->patches[2], "moved.txt") : NULL;
+	CHECK(f && f->copied_from && !strcmp(f->copied_from, "notes.txt") && f->distance == 0);
+	f = s && s->count == 4 ? pfile(&s->patches[3], "drv/acme_v2.c") : NULL;
+	CHECK(f && f->copied_from && !strcmp(f->copied_from, "drv/acme.c") && f->distance == renamed);
+	f = s && s->count == 4 ? pfile(&s->patches[3], "fresh2.c") : NULL;
+	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
+	td_patch_set_free(s);
+	s = NULL;
+	/* Renames need copy_similarity. */
+	o.copy_similarity = 1.0;
+	CHECK_INT(td_patch_analyze(&s, fmt("git:%s/copies@base..HEAD", tmp), bare, &o, &err), 0);
+	f = s && s->count == 4 ? pfile(&s->patches[3], "drv/acme_v2.c") : NULL;
+	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
+	td_patch_set_free(s);
+	s = NULL;
 	/* A copy no nearer to its origin than the added distance is not one. */
 	td_patch_opts_init(&o);
 	o.added_distance = c ? c->distance : 1;
 	CHECK_INT(td_patch_analyze(&s, fmt("git:%s/copies@base..HEAD", tmp), r, &o, &err), 0);
-	f = s && s->count == 3 ? pfile(&s->patches[0], "drv/acme2.c") : NULL;
+	f = s && s->count == 4 ? pfile(&s->patches[0], "drv/acme2.c") : NULL;
 	CHECK(f && !f->copied_from && f->distance == o.added_distance);
-	f = s && s->count == 3 ? pfile(&s->patches[2], "moved.txt") : NULL;
+	f = s && s->count == 4 ? pfile(&s->patches[2], "moved.txt") : NULL;
 	CHECK(f && f->copied_from && f->distance == 0);
 	td_patch_set_free(s);
 	td_result_free(r);
+	td_result_free(bare);
 }
 
 int main(void)
