@@ -13,7 +13,8 @@
 # Usage: patches.sh PATCH_DUMP. Skips (77) when no data is there.
 # Data: $TREEDRIFT_BENCH_CACHE (default /var/cache/treedrift-bench) with
 # u-boot-stm32mp.git, and for Debian debsrc/orig (the orig tarball unpacked)
-# and debsrc/patched (dpkg-source -x of linux_6.1.187-1.dsc).
+# and debsrc/patched (dpkg-source -x of linux_6.1.187-1.dsc), or else what
+# scripts/demo.sh unpacks into $TREEDRIFT_DEMO_CACHE (/var/cache/treedrift-demo).
 set -eu
 DUMP=$1
 CACHE=${TREEDRIFT_BENCH_CACHE:-/var/cache/treedrift-bench}
@@ -78,10 +79,19 @@ if [ -d "$U" ]; then
 	echo "u-boot: $n cherry-picked commits checked"
 fi
 
+# Debian: the bench cache's debsrc, else what scripts/demo.sh unpacks
+DEMO=${TREEDRIFT_DEMO_CACHE:-/var/cache/treedrift-demo}
 if [ -d "$D/orig" ] && [ -f "$D/patched/debian/patches/series" ]; then
+	deb_orig=$D/orig deb_target=$D/patched S=$D/patched/debian/patches
+elif [ -d "$DEMO/upstream-6.1.187" ] && [ -d "$DEMO/linux-source-6.1.187-1" ] &&
+	[ -f "$DEMO/debian-6.1.187-1/debian/patches/series" ]; then
+	deb_orig=$DEMO/upstream-6.1.187 deb_target=$DEMO/linux-source-6.1.187-1 S=$DEMO/debian-6.1.187-1/debian/patches
+else
+	S=
+fi
+if [ -n "$S" ]; then
 	ran=1
-	S=$D/patched/debian/patches
-	"$DUMP" "$D/orig" "$D/patched" "$S/series" >"$tmp/deb"
+	"$DUMP" "$deb_orig" "$deb_target" "$S/series" >"$tmp/deb"
 	sed -e 's/#.*//' "$S/series" | awk 'NF {print $1}' >"$tmp/deb_want"
 	awk '/^P /{print $2}' "$tmp/deb" >"$tmp/deb_ids"
 	cmp -s "$tmp/deb_ids" "$tmp/deb_want" ||
