@@ -97,7 +97,8 @@ typedef struct td_upstream_fix {
 	size_t nfiles;
 	td_fix_status_t status;
 	const char *why;         /* static: "cherry-pick", "backport", "content", "file removed",
-				  * "not built", "reverted", "revert", "fixed commit missing" */
+				  * "not built", "reverted", "revert", "fixed commit missing",
+				  * "superseded" */
 	char *patch;             /* the patch that took it (cherry-pick, backport); else NULL */
 	char reverted_by[TD_HISTORY_ID_HEX]; /* "reverted": the later commit of the history that
 				  * reverts it; else "" */
@@ -133,6 +134,9 @@ typedef struct td_upstream_opts {
 	const char *target_spec;          /* the target tree spec, read for its changed files */
 	const td_source_opts_t *source;   /* how to open it; may be NULL */
 	int config;                       /* 1: the result's built marks come from a configuration */
+	const struct td_provenance *provenance; /* the lines of each file's diff the history made
+					   * (treedrift/provenance.h), for commits that only move
+					   * lines; may be NULL */
 } td_upstream_opts_t;
 
 TD_EXTERN void td_upstream_opts_init(td_upstream_opts_t *o);

@@ -513,6 +513,7 @@ static int run_upstream(td_analysis_t *an, const td_analyzer_t *a, const char *t
 	uo.target_spec = target;
 	uo.source = &a->o->load.source;
 	uo.config = a->o->config != NULL;
+	uo.provenance = an->provenance;
 	return td_upstream_analyze(&an->upstream, an->provenance->history, an->result, an->patches, &uo, err);
 }
 

@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "patch_impl.h"
+#include "treedrift/provenance.h"
 #include "treedrift/upstream.h"
 
 /* A file larger than this is not read for its lines (a limit). */
@@ -90,11 +91,23 @@ static const char *git_msg(void)
 	return e && e->message ? e->message : "unknown libgit2 error";
 }
 
-/* The lines of one changed file, base and target, as sorted hashes. */
+/* A commit's net count (added minus removed) of a line in one file. */
+typedef struct line_event {
+	uint64_t h;
+	size_t commit;
+	long net;
+} line_event_t;
+
+/* The lines of one changed file, base and target, as sorted hashes; and
+ * the net count of each line in each commit of the history touching it,
+ * sorted by line then commit (load_events). */
 typedef struct content {
 	int state;               /* 0 not read, 1 read, -1 unreadable */
 	uint64_t *base, *target;
 	size_t nbase, ntarget;
+	int events_state;        /* 0 not built, 1 built */
+	line_event_t *events;
+	size_t nevents;
 } content_t;
 
 typedef struct engine {
@@ -113,8 +126,16 @@ typedef struct engine {
 	size_t *by_key;          /* commit indices sorted by key */
 	content_t *contents;     /* per change of the result */
 	long *taken_by;          /* per commit: the patch that took it, or -1 */
+	int *status_of;          /* per commit: its td_fix_status_t once judged, or -1 */
 	td_upstream_t *u;
 } engine_t;
+
+static int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
 
 static int u64_cmp(const void *a, const void *b)
 {
@@ -657,10 +678,137 @@ static size_t count_of(const uint64_t *v, size_t n, uint64_t h)
 	return lo - first;
 }
 
-/* How many of file cf's deciding lines the target has: for each line, its
- * net count in the commit (added minus removed) against how much more (or
- * less) often the target has it than the base. */
-static int judge_file(const td_history_file_t *cf, const content_t *c, uint64_t *need, uint64_t *have)
+static int event_cmp(const void *pa, const void *pb)
+{
+	const line_event_t *a = pa, *b = pb;
+
+	if (a->h != b->h)
+		return a->h < b->h ? -1 : 1;
+	return (a->commit > b->commit) - (a->commit < b->commit);
+}
+
+/* The net count of each line of path in each commit of the history that
+ * touches it, into c once. */
+static int load_events(const engine_t *e, content_t *c, const char *path)
+{
+	const td_history_touch_t *t;
+	size_t n, total = 0, k = 0;
+
+	if (c->events_state)
+		return TD_OK;
+	td_history_find(&t, &n, e->h, path);
+	for (size_t i = 0; i < n; i++)
+		total += e->h->commits[t[i].commit].files[t[i].file].nadded +
+			 e->h->commits[t[i].commit].files[t[i].file].nremoved;
+	if (total && !(c->events = td_malloc_array(total, sizeof(*c->events))))
+		return TD_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const td_history_file_t *f = &e->h->commits[t[i].commit].files[t[i].file];
+		for (size_t j = 0; j < f->nadded; j++)
+			c->events[k++] = (line_event_t){ f->added[j], t[i].commit, 1 };
+		for (size_t j = 0; j < f->nremoved; j++)
+			c->events[k++] = (line_event_t){ f->removed[j], t[i].commit, -1 };
+	}
+	if (k > 1)
+		qsort(c->events, k, sizeof(*c->events), event_cmp);
+	/* one event a line and commit, its net count; none where that is 0 */
+	for (size_t i = 0; i < total;) {
+		line_event_t m = c->events[i];
+		for (i++; i < total && c->events[i].h == m.h && c->events[i].commit == m.commit; i++)
+			m.net += c->events[i].net;
+		if (m.net)
+			c->events[c->nevents++] = m;
+	}
+	c->events_state = 1;
+	return TD_OK;
+}
+
+/* The net counts of line h in the commits before commit i and after it. */
+static void net_around(const content_t *c, uint64_t h, size_t i, long *before, long *after)
+{
+	size_t lo = 0, hi = c->nevents;
+
+	*before = *after = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->events[mid].h < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < c->nevents && c->events[lo].h == h; lo++) {
+		if (c->events[lo].commit < i)
+			*before += c->events[lo].net;
+		else if (c->events[lo].commit > i)
+			*after += c->events[lo].net;
+	}
+}
+
+/* A commit's deciding lines and how many of them the target has: those
+ * later commits of the history leave as it made them (need, have), and
+ * all of them (all_need, all_have). */
+typedef struct tally {
+	uint64_t need, have;
+	uint64_t all_need, all_have;
+	uint64_t undone;     /* lines left out as undoing earlier commits, the target as the base */
+} tally_t;
+
+/* A line of net count d in the commit, which the base has b times and the
+ * target t times: the |d| deciding lines into *need, and into *have those
+ * the target shows taken. */
+static void tally_line(uint64_t *need, uint64_t *have, long d, long b, long t)
+{
+	if (d > 0) {
+		*need += (uint64_t)d;
+		*have += (uint64_t)(t - b <= 0 ? 0 : t - b >= d ? d : t - b);
+	} else {
+		*need += (uint64_t)-d;
+		*have += (uint64_t)(b - t <= 0 ? 0 : b - t >= -d ? -d : b - t);
+	}
+}
+
+/* Whether a later commit of the history undid commit i's change of net
+ * count d to line h, one that the target has (fully or in part) or that it
+ * lacks nothing of (not applicable: it only undoes earlier commits, say a
+ * revert of this one): judged before this one. */
+static int superseded(const engine_t *e, const content_t *c, uint64_t h, size_t i, long d)
+{
+	size_t lo = 0, hi = c->nevents;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->events[mid].h < h || (c->events[mid].h == h && c->events[mid].commit <= i))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < c->nevents && c->events[lo].h == h; lo++) {
+		int st = e->status_of[c->events[lo].commit];
+		if ((c->events[lo].net > 0) != (d > 0) && st >= 0 && st != TD_FIX_MISSING)
+			return 1;
+	}
+	return 0;
+}
+
+/* How many of file cf's deciding lines (of commit i) the target has: for
+ * each line, its net count in the commit (added minus removed) against
+ * how much more (or less) often the target has it than the base.
+ * - Where the target has the line as upstream's tip has it, and not as the
+ *   base has it, it took the commits that changed the line, this one's
+ *   change included.
+ * - The part that undoes what earlier commits of the history did (removing
+ *   a line they added to the path, as in a file they created or moved
+ *   there, or adding back one they removed) is judged against the count
+ *   they left where the target shows it; where the target shows the base's
+ *   count it has both or neither, and that part decides nothing (undone).
+ * - Superseded: a later commit undoes the change (removes a line this one
+ *   adds, or adds back one it removes), one the target has or lacks nothing
+ *   of (superseded). The target is not asked for it (tally_t.need);
+ *   all_need counts it. One the target lacks does not excuse it: the
+ *   target then lacks both (a fix, and the rework of its line).
+ */
+static int judge_file(const engine_t *e, const td_history_file_t *cf, const content_t *c, size_t commit,
+		      tally_t *out)
 {
 	uint64_t *a = sorted_copy(cf->added, cf->nadded), *r = sorted_copy(cf->removed, cf->nremoved);
 	size_t i = 0, j = 0;
@@ -672,7 +820,7 @@ static int judge_file(const td_history_file_t *cf, const content_t *c, uint64_t 
 	}
 	while (i < cf->nadded || j < cf->nremoved) {
 		uint64_t h = i < cf->nadded && (j >= cf->nremoved || a[i] <= r[j]) ? a[i] : r[j];
-		long d = 0, b, t;
+		long d = 0, b, t, before, later, pre, x;
 		while (i < cf->nadded && a[i] == h)
 			d++, i++;
 		while (j < cf->nremoved && r[j] == h)
@@ -681,12 +829,40 @@ static int judge_file(const td_history_file_t *cf, const content_t *c, uint64_t 
 			continue;
 		b = (long)count_of(c->base, c->nbase, h);
 		t = (long)count_of(c->target, c->ntarget, h);
-		if (d > 0) {
-			*need += (uint64_t)d;
-			*have += (uint64_t)(t - b <= 0 ? 0 : t - b >= d ? d : t - b);
-		} else {
-			*need += (uint64_t)-d;
-			*have += (uint64_t)(b - t <= 0 ? 0 : b - t >= -d ? -d : b - t);
+		net_around(c, h, commit, &before, &later);
+		pre = b + before < 0 ? 0 : b + before;
+		/* The part that undoes what earlier commits did (x, of d's sign)
+		 * is judged against the count they left, the rest against the
+		 * base's. */
+		if (d > 0 && pre < b)
+			x = b - pre < d ? b - pre : d;
+		else if (d < 0 && pre > b)
+			x = -(pre - b < -d ? pre - b : -d);
+		else
+			x = 0;
+		d -= x;
+		/* superseded: that much of the change leaves need, the rest first */
+		if (((d + x > 0 && later < 0) || (d + x < 0 && later > 0)) && superseded(e, c, h, commit, d + x)) {
+			long sup = labs(later) < labs(d + x) ? labs(later) : labs(d + x), k;
+			k = sup < labs(d) ? sup : labs(d);
+			tally_line(&out->all_need, &out->all_have, d > 0 ? k : -k, b, t);
+			d += d > 0 ? -k : k;
+			sup -= k;
+			k = sup < labs(x) ? sup : labs(x);
+			if (k)
+				tally_line(&out->all_need, &out->all_have, x > 0 ? k : -k, pre, t);
+			x += x > 0 ? -k : k;
+		}
+		/* where the target shows the base's count it has both or neither */
+		if (x && (x > 0 ? t < b : t > b)) {
+			tally_line(&out->all_need, &out->all_have, x, pre, t);
+			tally_line(&out->need, &out->have, x, pre, t);
+		} else if (x) {
+			out->undone += (uint64_t)labs(x);
+		}
+		if (d) {
+			tally_line(&out->all_need, &out->all_have, d, b, t);
+			tally_line(&out->need, &out->have, d, b, t);
 		}
 	}
 	free(a);
@@ -729,12 +905,21 @@ static int add_string(char ***v, size_t *n, const char *s)
  * the one not applicable whose changes the target's source may have. */
 static const char why_not_built[] = "not built";
 
+/* Whether the provenance found a line of change ci's diff that commit i
+ * made. */
+static int explains(const engine_t *e, size_t ci, size_t i)
+{
+	const td_file_provenance_t *fp = e->opts->provenance ? td_provenance_find(e->opts->provenance, ci) : NULL;
+
+	return fp && fp->ncommits && bsearch(&i, fp->commits, fp->ncommits, sizeof(*fp->commits), size_cmp) != NULL;
+}
+
 /* The status of commit i; *listed 0 when it touches nothing of base or target. */
 static int judge_commit(engine_t *e, size_t i, td_upstream_fix_t *fx, int *listed)
 {
 	const td_history_commit_t *c = &e->h->commits[i];
-	uint64_t need = 0, have = 0;
-	size_t applicable = 0, removed = 0, unbuilt = 0;
+	tally_t t = { 0, 0, 0, 0, 0 };
+	size_t applicable = 0, removed = 0, unbuilt = 0, judged = 0, explained = 0;
 	int rc;
 
 	*listed = 0;
@@ -772,15 +957,17 @@ static int judge_commit(engine_t *e, size_t i, td_upstream_fix_t *fx, int *liste
 				return rc;
 			if (ct->state != 1)
 				continue;
-			if (judge_file(cf, ct, &need, &have))
+			if (load_events(e, ct, c->paths[k]) || judge_file(e, cf, ct, i, &t))
 				return td_error_set(e->err, TD_ENOMEM, "out of memory");
+			judged++;
+			explained += explains(e, (size_t)ci, i);
 		}
 	}
 	if (!fx->nfiles)
 		return TD_OK;
 	*listed = 1;
-	fx->lines = need;
-	fx->lines_in_target = have;
+	fx->lines = t.need;
+	fx->lines_in_target = t.have;
 	if (e->taken_by[i] >= 0) {
 		const td_patch_t *p = &e->set->patches[e->taken_by[i]];
 		fx->status = TD_FIX_APPLIED;
@@ -790,10 +977,24 @@ static int judge_commit(engine_t *e, size_t i, td_upstream_fix_t *fx, int *liste
 	} else if (!applicable) {
 		fx->status = TD_FIX_NOT_APPLICABLE;
 		fx->why = removed ? "file removed" : why_not_built;
-	} else {
+	} else if (!t.need && !t.all_need && t.undone) {
+		/* it only undoes earlier commits, and the target has both or
+		 * neither: it lacks nothing of it */
+		fx->status = TD_FIX_NOT_APPLICABLE;
+		fx->why = "undoes earlier";
+	} else if (t.need || !t.all_need) {
+		/* With no deciding line at all (it only moves lines, or its
+		 * files are binary), the lines of the target's diff that the
+		 * provenance finds it made decide. */
+		uint64_t need = t.need ? t.need : judged, have = t.need ? t.have : explained;
 		fx->status = need && have == need && !fx->files_as_in_base ? TD_FIX_APPLIED
 			     : have ? TD_FIX_PARTIAL : TD_FIX_MISSING;
 		fx->why = "content";
+	} else {
+		/* every deciding line superseded by later commits */
+		int all = t.all_have == t.all_need && !fx->files_as_in_base;
+		fx->status = all ? TD_FIX_APPLIED : TD_FIX_NOT_APPLICABLE;
+		fx->why = all ? "content" : "superseded";
 	}
 	return TD_OK;
 }
@@ -986,7 +1187,11 @@ static int judge_fixes(engine_t *e)
 
 	if (!(v = calloc(e->h->count ? e->h->count : 1, sizeof(*v))))
 		return td_error_set(e->err, TD_ENOMEM, "out of memory");
-	for (size_t i = 0; i < e->h->count; i++) {
+	/* Newest first, so that a commit's supersession by later ones the
+	 * target has is known when it is judged; v is put back in history
+	 * order after. */
+	for (size_t ri = e->h->count; ri-- > 0;) {
+		size_t i = ri;
 		const td_history_commit_t *c = &e->h->commits[i];
 		td_upstream_fix_t *fx = &v[n].f;
 		const char *msg = c->message ? c->message : c->subject;
@@ -997,6 +1202,7 @@ static int judge_fixes(engine_t *e)
 			fix_release(fx);
 			continue;
 		}
+		e->status_of[i] = (int)fx->status;
 		memcpy(fx->id, c->id, TD_HISTORY_ID_HEX);
 		v[n].i = i;
 		n++;
@@ -1006,6 +1212,11 @@ static int judge_fixes(engine_t *e)
 			goto out;
 		}
 		fx->fix = fx->tags.nfixes || fx->tags.cc_stable || fx->tags.ncves;
+	}
+	for (size_t k = 0; k < n / 2; k++) {
+		fix_ix_t x = v[k];
+		v[k] = v[n - 1 - k];
+		v[n - 1 - k] = x;
 	}
 	cancel_reverts(e, v, n);
 	if ((rc = skip_unneeded_fixes(e, v, n)) || (rc = note_fixed_by(e, v, n)))
@@ -1044,6 +1255,7 @@ static void engine_release(engine_t *e)
 		for (size_t i = 0; i < e->r->count; i++) {
 			free(e->contents[i].base);
 			free(e->contents[i].target);
+			free(e->contents[i].events);
 		}
 	free(e->contents);
 	free(e->keys);
@@ -1051,6 +1263,7 @@ static void engine_release(engine_t *e)
 	free(e->pids);
 	free(e->pid_state);
 	free(e->taken_by);
+	free(e->status_of);
 	td_source_free(e->target_src);
 	git_tree_free(e->base_tree);
 	git_repository_free(e->repo);
@@ -1091,12 +1304,15 @@ int td_upstream_analyze(td_upstream_t **out, const td_history_t *h, const td_res
 	    !(e.pids = calloc(h->count ? h->count : 1, sizeof(*e.pids))) ||
 	    !(e.pid_state = calloc(h->count ? h->count : 1, 1)) ||
 	    !(e.taken_by = td_malloc_array(h->count ? h->count : 1, sizeof(*e.taken_by))) ||
+	    !(e.status_of = td_malloc_array(h->count ? h->count : 1, sizeof(*e.status_of))) ||
 	    !(e.contents = calloc(result->count ? result->count : 1, sizeof(*e.contents)))) {
 		rc = td_error_set(err, TD_ENOMEM, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < h->count; i++)
+	for (size_t i = 0; i < h->count; i++) {
 		e.taken_by[i] = -1;
+		e.status_of[i] = -1;
+	}
 	if ((rc = index_paths(&e)) || (rc = match_patches(&e)) || (rc = judge_fixes(&e)))
 		goto out;
 	*out = e.u;
