@@ -793,9 +793,6 @@ static int superseded(const engine_t *e, const content_t *c, uint64_t h, size_t 
 /* How many of file cf's deciding lines (of commit i) the target has: for
  * each line, its net count in the commit (added minus removed) against
  * how much more (or less) often the target has it than the base.
- * - Where the target has the line as upstream's tip has it, and not as the
- *   base has it, it took the commits that changed the line, this one's
- *   change included.
  * - The part that undoes what earlier commits of the history did (removing
  *   a line they added to the path, as in a file they created or moved
  *   there, or adding back one they removed) is judged against the count
@@ -845,7 +842,8 @@ static int judge_file(const engine_t *e, const td_history_file_t *cf, const cont
 		if (((d + x > 0 && later < 0) || (d + x < 0 && later > 0)) && superseded(e, c, h, commit, d + x)) {
 			long sup = labs(later) < labs(d + x) ? labs(later) : labs(d + x), k;
 			k = sup < labs(d) ? sup : labs(d);
-			tally_line(&out->all_need, &out->all_have, d > 0 ? k : -k, b, t);
+			if (k)
+				tally_line(&out->all_need, &out->all_have, d > 0 ? k : -k, b, t);
 			d += d > 0 ? -k : k;
 			sup -= k;
 			k = sup < labs(x) ? sup : labs(x);
@@ -1190,8 +1188,7 @@ static int judge_fixes(engine_t *e)
 	/* Newest first, so that a commit's supersession by later ones the
 	 * target has is known when it is judged; v is put back in history
 	 * order after. */
-	for (size_t ri = e->h->count; ri-- > 0;) {
-		size_t i = ri;
+	for (size_t i = e->h->count; i-- > 0;) {
 		const td_history_commit_t *c = &e->h->commits[i];
 		td_upstream_fix_t *fx = &v[n].f;
 		const char *msg = c->message ? c->message : c->subject;
