@@ -323,6 +323,25 @@ static int score_ids(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
 	return score_blobs(e, d, a, b, f);
 }
 
+/* The added file f scored against d's old side, the file it came from
+ * (score_ids), and copied from there; unless that is no nearer than a new
+ * file: then the added distance, copied from nowhere. */
+static int score_from(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
+{
+	int rc = score_ids(e, d, f);
+
+	if (rc)
+		return rc;
+	if (f->distance >= e->opts->added_distance) {
+		f->distance = e->opts->added_distance;
+		f->fallback = 0;
+		return TD_OK;
+	}
+	if (!(f->copied_from = td_strndup(d->old_file.path, strlen(d->old_file.path))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	return TD_OK;
+}
+
 static int copy_cmp(const void *a, const void *b)
 {
 	return strcmp(((const copy_t *)a)->path, ((const copy_t *)b)->path);
@@ -374,7 +393,6 @@ static int score_added(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
 	const char *from = copy_origin(e, d->new_file.path);
 	git_tree_entry *te = NULL;
 	git_diff_delta copy;
-	int rc;
 
 	f->distance = e->opts->added_distance;
 	if (!from || !e->before || !is_file_mode(d->new_file.mode) ||
@@ -388,16 +406,7 @@ static int score_added(engine_t *e, const git_diff_delta *d, td_patch_file_t *f)
 	git_tree_entry_free(te);
 	if (!is_file_mode(copy.old_file.mode))
 		return TD_OK;
-	if ((rc = score_ids(e, &copy, f)))
-		return rc;
-	if (f->distance >= e->opts->added_distance) {
-		f->distance = e->opts->added_distance;
-		f->fallback = 0;
-		return TD_OK;
-	}
-	if (!(f->copied_from = td_strndup(from, strlen(from))))
-		return td_error_set(e->err, TD_ENOMEM, "out of memory");
-	return TD_OK;
+	return score_from(e, &copy, f);
 }
 
 /* Score one delta as compare scores a file: added by score_added,
@@ -736,7 +745,6 @@ static int renamed_with_changes(engine_t *e, td_patch_t *p, const rename_side_t 
 {
 	td_patch_file_t *f = &p->files[a->file];
 	git_diff_delta d;
-	int rc;
 
 	memset(&d, 0, sizeof(d));
 	d.status = GIT_DELTA_MODIFIED;
@@ -745,16 +753,7 @@ static int renamed_with_changes(engine_t *e, td_patch_t *p, const rename_side_t 
 	d.old_file.path = p->files[r->file].path;
 	d.new_file.path = f->path;
 	d.old_file.mode = d.new_file.mode = GIT_FILEMODE_BLOB;
-	if ((rc = score_ids(e, &d, f)))
-		return rc;
-	if (f->distance >= e->opts->added_distance) {
-		f->distance = e->opts->added_distance;
-		f->fallback = 0;
-		return TD_OK;
-	}
-	if (!(f->copied_from = td_strndup(d.old_file.path, strlen(d.old_file.path))))
-		return td_error_set(e->err, TD_ENOMEM, "out of memory");
-	return TD_OK;
+	return score_from(e, &d, f);
 }
 
 /* Files the patch renamed, as git pairs them (diff -M), among its removed
