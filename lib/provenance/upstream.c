@@ -723,12 +723,11 @@ static int load_events(const engine_t *e, content_t *c, const char *path)
 	return TD_OK;
 }
 
-/* The net counts of line h in the commits before commit i and after it. */
-static void net_around(const content_t *c, uint64_t h, size_t i, long *before, long *after)
+/* The first event of line h (or where it would be). */
+static size_t first_event(const content_t *c, uint64_t h)
 {
 	size_t lo = 0, hi = c->nevents;
 
-	*before = *after = 0;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (c->events[mid].h < h)
@@ -736,7 +735,14 @@ static void net_around(const content_t *c, uint64_t h, size_t i, long *before, l
 		else
 			hi = mid;
 	}
-	for (; lo < c->nevents && c->events[lo].h == h; lo++) {
+	return lo;
+}
+
+/* The net counts of line h in the commits before commit i and after it. */
+static void net_around(const content_t *c, uint64_t h, size_t i, long *before, long *after)
+{
+	*before = *after = 0;
+	for (size_t lo = first_event(c, h); lo < c->nevents && c->events[lo].h == h; lo++) {
 		if (c->events[lo].commit < i)
 			*before += c->events[lo].net;
 		else if (c->events[lo].commit > i)
@@ -773,18 +779,10 @@ static void tally_line(uint64_t *need, uint64_t *have, long d, long b, long t)
  * revert of this one): judged before this one. */
 static int superseded(const engine_t *e, const content_t *c, uint64_t h, size_t i, long d)
 {
-	size_t lo = 0, hi = c->nevents;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->events[mid].h < h || (c->events[mid].h == h && c->events[mid].commit <= i))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < c->nevents && c->events[lo].h == h; lo++) {
+	for (size_t lo = first_event(c, h); lo < c->nevents && c->events[lo].h == h; lo++) {
 		int st = e->status_of[c->events[lo].commit];
-		if ((c->events[lo].net > 0) != (d > 0) && st >= 0 && st != TD_FIX_MISSING)
+		if (c->events[lo].commit > i && (c->events[lo].net > 0) != (d > 0) && st >= 0 &&
+		    st != TD_FIX_MISSING)
 			return 1;
 	}
 	return 0;
