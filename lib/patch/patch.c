@@ -691,8 +691,6 @@ static int patchid_file(engine_t *e, const git_diff_delta *d, td_patch_file_t *f
 	return TD_OK;
 }
 
-/* One file of a patch: fill p's next file from delta d (a delta made by
- * the tree walk below: paths, ids, modes, status). */
 /* Keep a removed regular file, or an added one with no origin, for
  * pair_renames. */
 static int note_side(engine_t *e, const git_diff_delta *d, size_t file, const td_patch_file_t *f)
@@ -720,23 +718,6 @@ static int side_cmp(const void *x, const void *y)
 	if (a->added != b->added)
 		return a->added - b->added;
 	return (a->file > b->file) - (a->file < b->file);
-}
-
-/* The similarity of the lines of blob `to` to those of blob `from`. */
-static int blob_similarity(engine_t *e, const git_oid *from, const git_oid *to, td_similarity_t *out)
-{
-	git_blob *x = NULL, *y = NULL;
-	int rc;
-
-	if (git_blob_lookup(&x, e->repo, from) || git_blob_lookup(&y, e->repo, to)) {
-		git_blob_free(x);
-		return td_error_set(e->err, TD_EGIT, "unable to read a blob: %s", git_msg());
-	}
-	rc = td_similarity(out, git_blob_rawcontent(x), (size_t)git_blob_rawsize(x), git_blob_rawcontent(y),
-			   (size_t)git_blob_rawsize(y), e->err);
-	git_blob_free(x);
-	git_blob_free(y);
-	return rc;
 }
 
 /* The added side a renamed from the removed side r with changes: scored as
@@ -769,7 +750,8 @@ static int pair_renames(engine_t *e, td_patch_t *p)
 {
 	rename_side_t *s = e->sides;
 	size_t n = e->nsides, from = SIZE_MAX, removed = 0, added = 0;
-	int rc;
+	git_blob **gone;
+	int rc = TD_OK;
 
 	if (n > 1)
 		qsort(s, n, sizeof(*s), side_cmp);
@@ -792,17 +774,29 @@ static int pair_renames(engine_t *e, td_patch_t *p)
 	}
 	if (!removed || !added || removed * added > RENAME_PAIRS_MAX)
 		return TD_OK;
-	for (size_t i = 0; i < n; i++) {
+	/* each blob read once: the removed ones into gone[], by side */
+	if (!(gone = calloc(n, sizeof(*gone))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	for (size_t j = 0; j < n && rc == TD_OK; j++)
+		if (!s[j].added && git_blob_lookup(&gone[j], e->repo, &s[j].id))
+			rc = td_error_set(e->err, TD_EGIT, "unable to read a blob: %s", git_msg());
+	for (size_t i = 0; i < n && rc == TD_OK; i++) {
 		const rename_side_t *best = NULL;
 		double best_value = 0;
+		git_blob *b = NULL;
 		if (!s[i].added || p->files[s[i].file].copied_from)
 			continue;
+		if (git_blob_lookup(&b, e->repo, &s[i].id)) {
+			rc = td_error_set(e->err, TD_EGIT, "unable to read a blob: %s", git_msg());
+			break;
+		}
 		for (size_t j = 0; j < n; j++) {
 			td_similarity_t sim;
 			if (s[j].added)
 				continue;
-			if ((rc = blob_similarity(e, &s[j].id, &s[i].id, &sim)))
-				return rc;
+			if ((rc = td_similarity(&sim, git_blob_rawcontent(gone[j]), (size_t)git_blob_rawsize(gone[j]),
+						git_blob_rawcontent(b), (size_t)git_blob_rawsize(b), e->err)))
+				break;
 			if (sim.binary || sim.value < e->opts->copy_similarity)
 				continue;
 			if (!best || sim.value > best_value || (sim.value == best_value && s[j].file < best->file)) {
@@ -810,12 +804,18 @@ static int pair_renames(engine_t *e, td_patch_t *p)
 				best_value = sim.value;
 			}
 		}
-		if (best && (rc = renamed_with_changes(e, p, best, &s[i])))
-			return rc;
+		git_blob_free(b);
+		if (!rc && best)
+			rc = renamed_with_changes(e, p, best, &s[i]);
 	}
-	return TD_OK;
+	for (size_t j = 0; j < n; j++)
+		git_blob_free(gone[j]);
+	free(gone);
+	return rc;
 }
 
+/* One file of a patch: fill p's next file from delta d (a delta made by
+ * the tree walk below: paths, ids, modes, status). */
 static int one_file(engine_t *e, size_t idx, git_diff_delta *d)
 {
 	td_patch_t *p = &e->set->patches[idx];
