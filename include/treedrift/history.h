@@ -54,6 +54,10 @@ typedef struct td_history_file {
 	size_t nadded;
 	td_line_hash_t *removed;   /* hashes of its non-trivial removed lines, in diff order */
 	size_t nremoved;
+	td_line_hash_t *added_trivial;   /* hashes of its trivial added lines, in diff order */
+	size_t nadded_trivial;
+	td_line_hash_t *removed_trivial; /* hashes of its trivial removed lines, in diff order */
+	size_t nremoved_trivial;
 	uint64_t lines_added;      /* every added line, trivial ones included */
 	uint64_t lines_removed;
 } td_history_file_t;

@@ -191,7 +191,7 @@ static int load_file(td_history_file_t *f, git_blob *old_blob, git_blob *new_blo
 {
 	git_patch *patch = NULL;
 	git_diff_options dopts;
-	size_t cap_a = 0, cap_r = 0;
+	size_t cap_a = 0, cap_r = 0, cap_ta = 0, cap_tr = 0;
 	int rc = TD_OK;
 
 	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
@@ -221,12 +221,12 @@ static int load_file(td_history_file_t *f, git_blob *old_blob, git_blob *new_blo
 			hash = td_line_hash(line->content, line->content_len, &trivial);
 			if (line->origin == GIT_DIFF_LINE_ADDITION) {
 				f->lines_added++;
-				if (!trivial && push_hash(&f->added, &f->nadded, &cap_a, hash))
-					rc = TD_ENOMEM;
+				rc = trivial ? push_hash(&f->added_trivial, &f->nadded_trivial, &cap_ta, hash)
+					     : push_hash(&f->added, &f->nadded, &cap_a, hash);
 			} else {
 				f->lines_removed++;
-				if (!trivial && push_hash(&f->removed, &f->nremoved, &cap_r, hash))
-					rc = TD_ENOMEM;
+				rc = trivial ? push_hash(&f->removed_trivial, &f->nremoved_trivial, &cap_tr, hash)
+					     : push_hash(&f->removed, &f->nremoved, &cap_r, hash);
 			}
 			if (rc) {
 				td_error_set(err, rc, "out of memory");
@@ -908,6 +908,8 @@ static void commit_release(td_history_commit_t *c)
 		free(c->files[i].path);
 		free(c->files[i].added);
 		free(c->files[i].removed);
+		free(c->files[i].added_trivial);
+		free(c->files[i].removed_trivial);
 	}
 	free(c->files);
 }

@@ -18,10 +18,20 @@ typedef struct up_line {
 	int used;
 } up_line_t;
 
+/* The upstream changes of one kind: sorted by (hash, commit). */
+typedef struct pool {
+	up_line_t *v;
+	size_t n;
+} pool_t;
+
+/* Which pool: deciding lines added and removed, then trivial ones. */
+enum { POOL_ADDED, POOL_REMOVED, POOL_ADDED_TRIVIAL, POOL_REMOVED_TRIVIAL, POOLS };
+
 /* One changed or context line of the walk. */
 typedef struct event {
 	uint64_t old_line;
 	uint64_t new_line;
+	td_line_hash_t hash;
 	char origin;
 	int trivial;
 	int upstream;          /* decided: 1 upstream, 0 local */
@@ -29,8 +39,7 @@ typedef struct event {
 } event_t;
 
 typedef struct file_walk {
-	up_line_t *added, *removed;  /* sorted by (hash, commit) */
-	size_t nadded, nremoved;
+	pool_t pool[POOLS];
 	event_t *ev;
 	size_t nev, cap;
 	size_t *commits;
@@ -71,40 +80,50 @@ static int cmp_up(const void *a, const void *b)
 	return x->commit < y->commit ? -1 : x->commit > y->commit;
 }
 
+/* The hashes of history file f that pool k holds. */
+static const td_line_hash_t *pool_lines(const td_history_file_t *f, int k, size_t *n)
+{
+	switch (k) {
+	case POOL_ADDED: *n = f->nadded; return f->added;
+	case POOL_REMOVED: *n = f->nremoved; return f->removed;
+	case POOL_ADDED_TRIVIAL: *n = f->nadded_trivial; return f->added_trivial;
+	default: *n = f->nremoved_trivial; return f->removed_trivial;
+	}
+}
+
 /* The upstream changes of path, from every commit that touched it. */
 static int collect(file_walk_t *w, const td_history_t *h, const char *path)
 {
 	const td_history_touch_t *t;
-	size_t n, na = 0, nr = 0;
+	size_t n;
 
 	td_history_find(&t, &n, h, path);
-	for (size_t i = 0; i < n; i++) {
-		const td_history_file_t *f = &h->commits[t[i].commit].files[t[i].file];
-		na += f->nadded;
-		nr += f->nremoved;
+	for (int k = 0; k < POOLS; k++) {
+		pool_t *p = &w->pool[k];
+		size_t total = 0, len;
+		for (size_t i = 0; i < n; i++) {
+			pool_lines(&h->commits[t[i].commit].files[t[i].file], k, &len);
+			total += len;
+		}
+		if (total && !(p->v = td_malloc_array(total, sizeof(*p->v))))
+			return TD_ENOMEM;
+		for (size_t i = 0; i < n; i++) {
+			const td_line_hash_t *v = pool_lines(&h->commits[t[i].commit].files[t[i].file], k, &len);
+			for (size_t j = 0; j < len; j++)
+				p->v[p->n++] = (up_line_t){ v[j], t[i].commit, 0 };
+		}
+		if (p->n > 1)
+			qsort(p->v, p->n, sizeof(*p->v), cmp_up);
 	}
-	if ((na && !(w->added = td_malloc_array(na, sizeof(*w->added)))) ||
-	    (nr && !(w->removed = td_malloc_array(nr, sizeof(*w->removed)))))
-		return TD_ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		const td_history_file_t *f = &h->commits[t[i].commit].files[t[i].file];
-		for (size_t k = 0; k < f->nadded; k++)
-			w->added[w->nadded++] = (up_line_t){ f->added[k], t[i].commit, 0 };
-		for (size_t k = 0; k < f->nremoved; k++)
-			w->removed[w->nremoved++] = (up_line_t){ f->removed[k], t[i].commit, 0 };
-	}
-	if (w->nadded > 1)
-		qsort(w->added, w->nadded, sizeof(*w->added), cmp_up);
-	if (w->nremoved > 1)
-		qsort(w->removed, w->nremoved, sizeof(*w->removed), cmp_up);
 	return TD_OK;
 }
 
 /* Take the earliest unused upstream change with this hash; its commit in
  * *commit. 1 when there was one. */
-static int take(up_line_t *v, size_t n, td_line_hash_t hash, size_t *commit)
+static int take(pool_t *p, td_line_hash_t hash, size_t *commit)
 {
-	size_t lo = 0, hi = n;
+	up_line_t *v = p->v;
+	size_t lo = 0, hi = p->n, n = p->n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -150,24 +169,23 @@ static int on_line(void *ctx, char origin, const char *content, size_t len, uint
 	e->hunk = hunk;
 	if (origin == ' ')
 		return TD_OK;
-	{
-		td_line_hash_t h = td_line_hash(content, len, &e->trivial);
-		if (e->trivial)
-			return TD_OK;
-		e->upstream = origin == '+' ? take(w->added, w->nadded, h, &commit)
-					    : take(w->removed, w->nremoved, h, &commit);
-	}
+	e->hash = td_line_hash(content, len, &e->trivial);
+	if (e->trivial)
+		return TD_OK;
+	e->upstream = take(&w->pool[origin == '+' ? POOL_ADDED : POOL_REMOVED], e->hash, &commit);
 	if (e->upstream && add_commit(w, commit))
 		return TD_ENOMEM;
 	return TD_OK;
 }
 
 /* Trivial lines follow the deciding changed line before them in their hunk,
- * else the one after; local without either. */
-static void decide_trivial(file_walk_t *w)
+ * else the one after. Without either, the same trivial change made upstream
+ * to the path decides (a hunk that only removes a blank line). */
+static int decide_trivial(file_walk_t *w)
 {
 	for (size_t i = 0; i < w->nev; i++) {
 		event_t *e = &w->ev[i];
+		size_t commit;
 		int found = 0;
 		if (e->origin == ' ' || !e->trivial)
 			continue;
@@ -182,9 +200,14 @@ static void decide_trivial(file_walk_t *w)
 				e->upstream = w->ev[k].upstream;
 				found = 1;
 			}
-		if (!found)
-			e->upstream = 0;
+		if (found)
+			continue;
+		e->upstream = take(&w->pool[e->origin == '+' ? POOL_ADDED_TRIVIAL : POOL_REMOVED_TRIVIAL], e->hash,
+				   &commit);
+		if (e->upstream && add_commit(w, commit))
+			return TD_ENOMEM;
 	}
+	return TD_OK;
 }
 
 /* A growable byte buffer for the base with the upstream changes. */
@@ -407,7 +430,10 @@ static int on_file(void *ctx, size_t change, const void *old_buf, size_t old_len
 		f->state = TD_PROV_BINARY;
 		goto out;
 	}
-	decide_trivial(&w);
+	if (decide_trivial(&w)) {
+		rc = td_error_set(err, TD_ENOMEM, "out of memory");
+		goto out;
+	}
 	for (size_t i = 0; i < w.nev; i++) {
 		const event_t *e = &w.ev[i];
 		if (e->origin == '+')
@@ -441,8 +467,8 @@ static int on_file(void *ctx, size_t change, const void *old_buf, size_t old_len
 	f->state = TD_PROV_DONE;
 out:
 	free(m.data);
-	free(w.added);
-	free(w.removed);
+	for (int k = 0; k < POOLS; k++)
+		free(w.pool[k].v);
 	free(w.ev);
 	free(w.commits);
 	return rc;

@@ -73,8 +73,12 @@ static void test_load(void)
 		CHECK_INT(f->lines_added, 2);  /* "  int  x = 1;" and a blank line */
 		CHECK_INT(f->nadded, 1);       /* the blank line decides nothing */
 		CHECK_INT(f->nremoved, 0);
+		CHECK_INT(f->nadded_trivial, 1); /* it is kept apart */
+		CHECK_INT(f->nremoved_trivial, 0);
 		if (f->nadded == 1)
 			CHECK(f->added[0] == td_line_hash("int x=1;", 8, NULL));
+		if (f->nadded_trivial == 1)
+			CHECK(f->added_trivial[0] == td_line_hash("", 0, NULL));
 		CHECK_INT(td_history_patch_id(pid, h, t[0].commit, &err), 0);
 		{
 			size_t len;

@@ -1,6 +1,7 @@
 /* Line provenance on generated trees: each upstream line change is used
  * once, whitespace is ignored as git patch-id ignores it, trivial lines
- * follow their hunk's deciding line (or are local alone), upstream
+ * follow their hunk's deciding line (alone, the same trivial change made
+ * upstream decides, else they are local), upstream
  * removals count, and a target that is the base plus upstream changes has
  * local distance 0. Distances are scored as compare scores files: a change
  * all of one side is the file's own distance, a whitespace-only local part
@@ -24,25 +25,30 @@ static char dir[4096];
 static int make(void)
 {
 	/* f.c: 40 distinct lines; upstream adds "x++;" once, an indented line, a
-	 * function with braces, and removes line 30 */
+	 * function with braces, and removes line 30; b.c: functions apart by
+	 * blank lines, upstream removes the second blank line */
 	return sh(fmt("cd %s && mkdir up && cd up && git init -q -b main . && " INS
 		      "awk 'BEGIN { for (i = 1; i <= 40; i++) printf \"int f_%%d(void) { return %%d * 3; }\\n\", i, i }' > f.c && "
 		      "cp f.c g.c && sed 's/f_/w_/' f.c > w.c && "
 		      "awk 'BEGIN { for (i = 1; i <= 12; i++) printf \"static int s_%%d = %%d + 1;\\n\", i, i }' > s.c && "
+		      "awk 'BEGIN { for (i = 1; i <= 30; i++) printf \"int b_%%d(void) { return %%d * 5; }\\n\\n\", i, i }' > b.c && "
 		      "git add . && " GIT "commit -qm base && git tag base && "
 		      "ins 5 'x++;' f.c && ins 5 'int w_up = 1;' w.c && ins 3 'static int s_up = 3;' s.c && "
 		      GIT "commit -qam one && "
 		      "ins 15 '\\tint y = 2;' f.c && " GIT "commit -qam two && "
 		      "ins 25 'static int h(void)\\n{\\n\\treturn 7;\\n}' f.c && " GIT "commit -qam three && "
-		      "sed -i '/^int f_30(/d' f.c && " GIT "commit -qam four && git tag tip", dir)) ||
+		      "sed -i '/^int f_30(/d' f.c && " GIT "commit -qam four && "
+		      "sed -i '4d' b.c && " GIT "commit -qam five && git tag tip", dir)) ||
 	       /* the vendor: base, "x++;" twice, the indented line re-indented, the
-		* function, f_30 removed; in g.c a line blanked and a lone blank line */
+		* function, f_30 removed; in g.c a line blanked and a lone blank line;
+		* in b.c upstream's blank line removed, and a lone brace added */
 	       sh(fmt("cd %s && mkdir vendor && git -C up archive base | tar -x -C vendor && cd vendor && " INS
 		      "ins 5 'x++;' f.c && ins 8 'x++;' f.c && ins 16 '   int   y=2;' f.c && "
 		      "ins 27 'static int h(void)\\n{\\n\\treturn 7;\\n}' f.c && sed -i '/^int f_30(/d' f.c && "
 		      "sed -i '10s/.*//' g.c && ins 30 '' g.c && "
 		      "ins 5 'int w_up = 1;' w.c && sed -i '20s/^/\t/' w.c && "
-		      "ins 3 'static int s_up = 3;' s.c && sed -i '9s/.*/static long s_vendor = 9;/' s.c", dir)) ||
+		      "ins 3 'static int s_up = 3;' s.c && sed -i '9s/.*/static long s_vendor = 9;/' s.c && "
+		      "sed -i '4d' b.c && ins 30 '};' b.c", dir)) ||
 	       sh(fmt("cd %s && mkdir exact && git -C up archive tip | tar -x -C exact", dir));
 }
 
@@ -83,12 +89,12 @@ static td_analysis_t *run(const char *target)
 static void test_vendor(void)
 {
 	td_analysis_t *a = run("vendor");
-	const td_file_provenance_t *f, *g, *w, *sm;
+	const td_file_provenance_t *f, *g, *w, *sm, *b;
 
 	CHECK(a && a->provenance);
 	if (!a || !a->provenance)
 		return;
-	CHECK_INT(a->provenance->history->count, 4);
+	CHECK_INT(a->provenance->history->count, 5);
 	f = find(a, "f.c");
 	CHECK(f != NULL);
 	if (f) {
@@ -125,6 +131,16 @@ static void test_vendor(void)
 		CHECK_INT(w->added_local + w->removed_local, 2);
 		CHECK(w->distance_upstream > 0);
 		CHECK_INT(w->distance_local, 0);
+	}
+	b = find(a, "b.c");
+	CHECK(b != NULL);
+	if (b) {
+		/* each change alone in its hunk: the blank line's removal is
+		 * upstream's, the brace no commit added is local */
+		CHECK_INT(b->removed_upstream, 1);
+		CHECK_INT(b->added_local, 1);
+		CHECK_INT(b->added_upstream + b->removed_local, 0);
+		CHECK_INT(b->ncommits, 1);
 	}
 	sm = find(a, "s.c");
 	CHECK(sm != NULL);
@@ -165,7 +181,7 @@ static void test_exact(void)
 		CHECK(f->distance_upstream > 0);
 	}
 	CHECK_INT(a->provenance->distance_local, 0);
-	CHECK_INT(a->provenance->files_upstream, 3);
+	CHECK_INT(a->provenance->files_upstream, 4);
 	td_analysis_free(a);
 }
 
