@@ -38,6 +38,10 @@
  * one patch. */
 #define RENAME_PAIRS_MAX 1024
 
+/* Files of one directory that copies_in_dir looks at, at most: a bigger
+ * directory is not searched. */
+#define DIR_FILES_MAX 20000
+
 /* A base file larger than this is not read for a series (a limit). */
 #define BASE_FILE_MAX_BYTES (256u * 1024 * 1024)
 
@@ -814,6 +818,209 @@ static int pair_renames(engine_t *e, td_patch_t *p)
 	return rc;
 }
 
+/* The length of the longest start that a and b share, and then of the
+ * longest end of what is left. */
+static size_t name_overlap(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t pre = 0, suf = 0;
+
+	while (pre < an && pre < bn && a[pre] == b[pre])
+		pre++;
+	while (suf < an - pre && suf < bn - pre && a[an - 1 - suf] == b[bn - 1 - suf])
+		suf++;
+	return pre + suf;
+}
+
+/* The extension of name (from its last '.'; "" without one). */
+static const char *name_ext(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot ? dot : name + strlen(name);
+}
+
+/* One candidate of copies_in_dir: a file of the directory, by its index
+ * there, with its TLSH distance from the added file. */
+typedef struct dir_cand {
+	size_t entry;
+	int distance;
+} dir_cand_t;
+
+/* Offer entry i at distance d to the k nearest in c[0..*n), kept nearest
+ * first (ties: the first entry). */
+static void nearest_offer(dir_cand_t *c, size_t *n, size_t k, size_t i, int d)
+{
+	size_t at = *n;
+
+	if (at == k && d >= c[k - 1].distance)
+		return;
+	if (at < k)
+		(*n)++;
+	else
+		at = k - 1;
+	for (; at > 0 && c[at - 1].distance > d; at--)
+		c[at] = c[at - 1];
+	c[at] = (dir_cand_t){ i, d };
+}
+
+/* Files a patch copied from files it keeps, as git diff -C
+ * --find-copies-harder pairs them, within a directory: an added text file
+ * with no origin yet is diffed with the regular files of its directory in
+ * the tree before the patch that are nearest to it by TLSH (the
+ * TD_DEFAULT_COPY_CANDIDATES nearest within TD_DEFAULT_COPY_BOUND) and with
+ * the one of its extension whose name shares most with its own (at least
+ * half the shorter name, as compare finds templated files), and the most
+ * similar at copy_similarity or more (ties: the nearer) is where it came
+ * from. A file without a TLSH digest (under 50 bytes, or too uniform) is
+ * left new. */
+static int copy_in_dir(engine_t *e, td_patch_t *p, const rename_side_t *side)
+{
+	td_patch_file_t *f = &p->files[side->file];
+	const char *slash = strrchr(f->path, '/'), *base = slash ? slash + 1 : f->path, *ext = name_ext(base);
+	size_t dir_len = slash ? (size_t)(slash - f->path) : 0, base_len = strlen(base), nnear = 0;
+	dir_cand_t near[TD_DEFAULT_COPY_CANDIDATES + 1];
+	size_t named = SIZE_MAX, named_overlap = 0;
+	const td_digest_t *dg;
+	td_tlsh_t tlsh;
+	git_tree *dir = NULL;
+	git_blob *blob = NULL;
+	double best_value = 0;
+	size_t best = SIZE_MAX;
+	int best_distance = 0, rc;
+
+	if (!e->before)
+		return TD_OK;
+	if ((rc = blob_digest(e, &side->id, &dg)) || dg->tlsh_status != TD_TLSH_OK)
+		return rc;
+	tlsh = dg->tlsh; /* the map may move as the directory's files are digested */
+	if (!dir_len) {
+		if (git_tree_dup(&dir, (git_tree *)e->before))
+			return td_error_set(e->err, TD_EGIT, "unable to read a tree: %s", git_msg());
+	} else {
+		char *d = td_strndup(f->path, dir_len);
+		git_tree_entry *te = NULL;
+		if (!d)
+			return td_error_set(e->err, TD_ENOMEM, "out of memory");
+		rc = git_tree_entry_bypath(&te, e->before, d);
+		free(d);
+		if (rc || git_tree_entry_type(te) != GIT_OBJECT_TREE) {
+			git_tree_entry_free(te);
+			return TD_OK; /* a new directory */
+		}
+		rc = git_tree_lookup(&dir, e->repo, git_tree_entry_id(te));
+		git_tree_entry_free(te);
+		if (rc)
+			return td_error_set(e->err, TD_EGIT, "unable to read a tree: %s", git_msg());
+	}
+	if (git_tree_entrycount(dir) > DIR_FILES_MAX)
+		goto out; /* rc is TD_OK */
+	for (size_t i = 0, n = git_tree_entrycount(dir); i < n; i++) {
+		const git_tree_entry *te = git_tree_entry_byindex(dir, i);
+		const char *name = git_tree_entry_name(te);
+		const td_digest_t *cd;
+		if (!is_file_mode(git_tree_entry_filemode(te)))
+			continue;
+		if ((rc = blob_digest(e, git_tree_entry_id(te), &cd)))
+			goto out;
+		if (cd->tlsh_status == TD_TLSH_OK) {
+			int d = td_tlsh_distance_bounded(&tlsh, &cd->tlsh, e->result->len_diff, TD_DEFAULT_COPY_BOUND);
+			if (d <= TD_DEFAULT_COPY_BOUND)
+				nearest_offer(near, &nnear, TD_DEFAULT_COPY_CANDIDATES, i, d);
+		}
+		if (!strcmp(name_ext(name), ext)) {
+			size_t len = strlen(name), shorter = len < base_len ? len : base_len;
+			size_t ov = name_overlap(name, len, base, base_len);
+			if (2 * ov >= shorter && ov > named_overlap) {
+				named = i;
+				named_overlap = ov;
+			}
+		}
+	}
+	if (named != SIZE_MAX) {
+		size_t k = 0;
+		while (k < nnear && near[k].entry != named)
+			k++;
+		if (k == nnear) {
+			const td_digest_t *cd;
+			if ((rc = blob_digest(e, git_tree_entry_id(git_tree_entry_byindex(dir, named)), &cd)))
+				goto out;
+			near[nnear++] = (dir_cand_t){ named, cd->tlsh_status == TD_TLSH_OK
+								? td_tlsh_distance(&tlsh, &cd->tlsh, e->result->len_diff)
+								: INT_MAX };
+		}
+	}
+	if (!nnear)
+		goto out;
+	if (git_blob_lookup(&blob, e->repo, &side->id)) {
+		rc = td_error_set(e->err, TD_EGIT, "unable to read a blob: %s", git_msg());
+		goto out;
+	}
+	for (size_t k = 0; k < nnear; k++) {
+		const git_tree_entry *te = git_tree_entry_byindex(dir, near[k].entry);
+		git_blob *from = NULL;
+		td_similarity_t sim;
+		if (git_blob_lookup(&from, e->repo, git_tree_entry_id(te))) {
+			rc = td_error_set(e->err, TD_EGIT, "unable to read a blob: %s", git_msg());
+			goto out;
+		}
+		rc = td_similarity(&sim, git_blob_rawcontent(from), (size_t)git_blob_rawsize(from),
+				   git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), e->err);
+		git_blob_free(from);
+		if (rc)
+			goto out;
+		if (sim.binary || sim.value < e->opts->copy_similarity)
+			continue;
+		if (best == SIZE_MAX || sim.value > best_value ||
+		    (sim.value == best_value && near[k].distance < best_distance)) {
+			best = near[k].entry;
+			best_value = sim.value;
+			best_distance = near[k].distance;
+		}
+	}
+	if (best != SIZE_MAX) {
+		const git_tree_entry *te = git_tree_entry_byindex(dir, best);
+		const char *name = git_tree_entry_name(te);
+		size_t len = strlen(name);
+		char *from = malloc(dir_len + 1 + len + 1);
+		git_diff_delta d;
+		if (!from) {
+			rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
+			goto out;
+		}
+		if (dir_len) {
+			memcpy(from, f->path, dir_len);
+			from[dir_len] = '/';
+			memcpy(from + dir_len + 1, name, len + 1);
+		} else {
+			memcpy(from, name, len + 1);
+		}
+		memset(&d, 0, sizeof(d));
+		d.status = GIT_DELTA_MODIFIED;
+		d.old_file.id = *git_tree_entry_id(te);
+		d.new_file.id = side->id;
+		d.old_file.path = from;
+		d.new_file.path = f->path;
+		d.old_file.mode = d.new_file.mode = GIT_FILEMODE_BLOB;
+		rc = score_from(e, &d, f);
+		free(from);
+	}
+out:
+	git_blob_free(blob);
+	git_tree_free(dir);
+	return rc;
+}
+
+/* The added files with no origin yet, after pair_renames: copy_in_dir. */
+static int copies_in_dirs(engine_t *e, td_patch_t *p)
+{
+	int rc = TD_OK;
+
+	for (size_t i = 0; i < e->nsides && !rc; i++)
+		if (e->sides[i].added && !p->files[e->sides[i].file].copied_from)
+			rc = copy_in_dir(e, p, &e->sides[i]);
+	return rc;
+}
+
 /* One file of a patch: fill p's next file from delta d (a delta made by
  * the tree walk below: paths, ids, modes, status). */
 static int one_file(engine_t *e, size_t idx, git_diff_delta *d)
@@ -1018,6 +1225,8 @@ static int run_patch(engine_t *e, size_t idx, const git_oid *before, const git_o
 		td_error_set(e->err, rc, "out of memory");
 	if (!rc)
 		rc = pair_renames(e, p);
+	if (!rc)
+		rc = copies_in_dirs(e, p);
 	if (!rc && e->pid_files) {
 		unsigned char part[TD_PATCHID_BYTES];
 		git_oid id;

@@ -6,7 +6,9 @@
 #   commit; each changed file's patches are git log BASE..TIP -- PATH; every
 #   commit with a cherry-pick line is upstream and names that commit; the
 #   files each patch renames are git diff-tree -M's, those it renames
-#   unchanged (and only those) at distance 0.
+#   unchanged (and only those) at distance 0; of the files git diff-tree
+#   -C -C --find-copies-harder finds copied from a file the patch keeps,
+#   at least 90% are scored from a file of their directory.
 # - Debian (when bench data is there, see below): linux 6.1.187's orig
 #   tree and debian/patches/series: every patch listed; Origin: at
 #   git.kernel.org is upstream, Forwarded: not-needed is local.
@@ -54,15 +56,33 @@ if [ -d "$U" ]; then
 	grep -qx 'U 0' "$tmp/dump" || fail "u-boot: some changed file has no patch"
 
 	# files renamed (no compare origins here): git diff-tree -M's renames,
-	# those of the same content (R100) scored 0
+	# those of the same content (R100) scored 0; a file scored from one
+	# the patch removes is a rename, from one it keeps a copy
 	git -C "$U" -c core.quotepath=off diff-tree -r -M --diff-filter=R --stdin <"$tmp/want_ids" |
 		awk '/^[0-9a-f]+$/{id=$0; next} {split($0, a, "\t"); print id " " a[2] "\t" a[3] "\t" ($5 == "R100")}' |
 		LC_ALL=C sort >"$tmp/want_renames"
-	grep '^C ' "$tmp/dump" | awk -F'\t' '{split($1, a, " "); print a[2] " " a[4] "\t" $2 "\t" (a[3] == 0)}' |
-		LC_ALL=C sort >"$tmp/renames"
+	git -C "$U" -c core.quotepath=off diff-tree -r --name-only --no-renames --diff-filter=D --stdin \
+		<"$tmp/want_ids" | awk '/^[0-9a-f]+$/{id=$0; next} {print id " " $0}' >"$tmp/removed"
+	grep '^C ' "$tmp/dump" | awk -F'\t' '
+		NR == FNR { gone[$0] = 1; next }
+		{ split($1, a, " "); kind = (a[2] " " a[4]) in gone ? "R" : "C";
+		  print kind " " a[2] " " a[4] "\t" $2 "\t" (a[3] == 0) }' "$tmp/removed" - >"$tmp/scored_from"
+	sed -n 's/^R //p' "$tmp/scored_from" | LC_ALL=C sort >"$tmp/renames"
 	[ -s "$tmp/want_renames" ] || fail "u-boot: git finds no rename to check"
 	cmp -s "$tmp/renames" "$tmp/want_renames" || fail "u-boot: renames differ from git diff-tree -M's"
 	echo "u-boot: $(wc -l <"$tmp/renames") renames checked against git"
+
+	# files copied from a file the patch keeps: git's copies, found
+	git -C "$U" -c core.quotepath=off diff-tree -r -C -C --find-copies-harder --diff-filter=C --stdin \
+		<"$tmp/want_ids" | awk '/^[0-9a-f]+$/{id=$0; next} {split($0, a, "\t"); print id " " a[3]}' |
+		LC_ALL=C sort -u >"$tmp/want_copies"
+	sed -n 's/^C //p' "$tmp/scored_from" | awk -F'\t' '{split($1, a, " "); print a[1] " " $2}' |
+		LC_ALL=C sort -u >"$tmp/copies"
+	want=$(wc -l <"$tmp/want_copies")
+	found=$(LC_ALL=C comm -12 "$tmp/want_copies" "$tmp/copies" | wc -l)
+	[ "$want" -gt 0 ] && [ $((found * 10)) -ge $((want * 9)) ] ||
+		fail "u-boot: $found of git's $want copies scored from a file the patch keeps, want 90%"
+	echo "u-boot: $found of git's $want copies found, $(wc -l <"$tmp/copies") in all"
 
 	# cherry-pick lines: upstream, naming that commit
 	git -C "$U" log --reverse --format='C %H%n%B' $R |

@@ -564,7 +564,8 @@ static void test_copies(void)
 		   GIT "mv notes.txt moved.txt; " GIT "commit -q -m 'p3: rename'; "
 		   GIT "mv drv/acme.c drv/acme_v2.c; sed -i '30s/.*/static int acme_v2(void) { return 2; }/' drv/acme_v2.c; "
 		   "awk 'BEGIN { for (i = 1; i <= 60; i++) printf \"theta %%d sigma %%d rho\\n\", i * 17, i * i * 3 }' > fresh2.c; "
-		   GIT "add -A; " GIT "commit -q -m 'p4: rename with a change, and a new file'; "
+		   "sed '5s/.*/zeta vendor/; 40d' fresh.c > fresh3.c; "
+		   GIT "add -A; " GIT "commit -q -m 'p4: rename with a change, a new file, a copy of fresh.c'; "
 		   "mkdir ../copies-base ../copies-target; " GIT "archive base | tar -x -C ../copies-base; "
 		   GIT "archive HEAD | tar -x -C ../copies-target; " GIT "format-patch -q -o ../copies-fp base..HEAD",
 		   tmp))) {
@@ -614,15 +615,22 @@ static void test_copies(void)
 		CHECK(f && f->distance > 0 && f->distance < TD_DEFAULT_ADDED_DISTANCE && !f->fallback);
 		f = pfile(&s->patches[3], "fresh2.c");
 		CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
+		/* a copy of a file an earlier patch added, which this one keeps */
+		f = pfile(&s->patches[3], "fresh3.c");
+		CHECK(f && f->copied_from && !strcmp(f->copied_from, "fresh.c"));
+		CHECK(f && f->distance > 0 && f->distance < TD_DEFAULT_ADDED_DISTANCE && !f->fallback);
 		td_patch_set_free(s);
 		s = NULL;
 	}
-	/* Without compare's origins: the renames within a patch alone, the
-	 * changed one scored as with its origin. */
+	/* Without compare's origins: the renames within a patch, the changed
+	 * one scored as with its origin, and the copies of files of the same
+	 * directory that the patch keeps: the same scores as with them. */
 	td_patch_opts_init(&o);
 	CHECK_INT(td_patch_analyze(&s, fmt("git:%s/copies@base..HEAD", tmp), bare, &o, &err), 0);
 	f = s && s->count == 4 ? pfile(&s->patches[0], "drv/acme2.c") : NULL;
-	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
+	CHECK(f && f->copied_from && !strcmp(f->copied_from, "drv/acme.c") && c && f->distance == c->distance);
+	f = s && s->count == 4 ? pfile(&s->patches[3], "fresh3.c") : NULL;
+	CHECK(f && f->copied_from && !strcmp(f->copied_from, "fresh.c"));
 	f = s && s->count == 4 ? pfile(&s->patches[2], "moved.txt") : NULL;
 	CHECK(f && f->copied_from && !strcmp(f->copied_from, "notes.txt") && f->distance == 0);
 	f = s && s->count == 4 ? pfile(&s->patches[3], "drv/acme_v2.c") : NULL;
@@ -631,10 +639,14 @@ static void test_copies(void)
 	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
 	td_patch_set_free(s);
 	s = NULL;
-	/* Renames need copy_similarity. */
+	/* Renames and copies need copy_similarity. */
 	o.copy_similarity = 1.0;
 	CHECK_INT(td_patch_analyze(&s, fmt("git:%s/copies@base..HEAD", tmp), bare, &o, &err), 0);
 	f = s && s->count == 4 ? pfile(&s->patches[3], "drv/acme_v2.c") : NULL;
+	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
+	f = s && s->count == 4 ? pfile(&s->patches[0], "drv/acme2.c") : NULL;
+	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
+	f = s && s->count == 4 ? pfile(&s->patches[3], "fresh3.c") : NULL;
 	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
 	td_patch_set_free(s);
 	s = NULL;
