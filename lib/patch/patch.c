@@ -890,8 +890,10 @@ static int copy_in_dir(engine_t *e, td_patch_t *p, const rename_side_t *side)
 
 	if (!e->before)
 		return TD_OK;
-	if ((rc = blob_digest(e, &side->id, &dg)) || dg->tlsh_status != TD_TLSH_OK)
+	if ((rc = blob_digest(e, &side->id, &dg)))
 		return rc;
+	if (dg->tlsh_status != TD_TLSH_OK)
+		return TD_OK;
 	tlsh = dg->tlsh; /* the map may move as the directory's files are digested */
 	if (!dir_len) {
 		if (git_tree_dup(&dir, (git_tree *)e->before))
