@@ -1410,6 +1410,49 @@ static int path_set_add(path_set_t *s, const char *path)
 	return (s->paths[s->n] = td_strndup(path, strlen(path))) ? (s->n++, TD_OK) : TD_ENOMEM;
 }
 
+/* For copy_in_dir in a series: the upstream files of the directory of
+ * path, a file upstream lacks that the series adds, unless dirs has that
+ * directory (then add it there). A directory of over DIR_FILES_MAX files
+ * is left out, as copy_in_dir leaves it. */
+static int add_dir_files(const engine_t *e, path_set_t *paths, path_set_t *dirs, const char *path)
+{
+	const td_tree_t *u = e->result->upstream;
+	const char *slash = strrchr(path, '/');
+	size_t dn = slash ? (size_t)(slash - path) + 1 : 0; /* with its '/' */
+	size_t lo = 0, hi, end, count = 0;
+	char *dir;
+
+	if (!u || td_tree_find(u, path, strlen(path)))
+		return TD_OK;
+	for (size_t i = 0; i < dirs->n; i++)
+		if (strlen(dirs->paths[i]) == dn && !memcmp(dirs->paths[i], path, dn))
+			return TD_OK;
+	if (!(dir = td_strndup(path, dn)) || path_set_add(dirs, dir)) {
+		free(dir);
+		return TD_ENOMEM;
+	}
+	free(dir);
+	for (hi = u->count; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (td_path_cmp(u->files[mid].path, u->files[mid].path_len, path, dn) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < u->count && u->files[end].path_len >= dn && !memcmp(u->files[end].path, path, dn);
+	     end++)
+		count += !memchr(u->files[end].path + dn, '/', u->files[end].path_len - dn);
+	if (count > DIR_FILES_MAX)
+		return TD_OK;
+	for (size_t i = lo; i < end; i++) {
+		const td_file_t *f = &u->files[i];
+		if (f->type == TD_ENTRY_FILE && !memchr(f->path + dn, '/', f->path_len - dn) &&
+		    path_set_add(paths, f->path))
+			return TD_ENOMEM;
+	}
+	return TD_OK;
+}
+
 static int add_blob_entry(git_repository *repo, git_index *idx, const char *path, const void *buf, size_t len,
 			  uint32_t mode)
 {
@@ -1813,7 +1856,7 @@ out:
 static int replay_series(engine_t *e, td_patch_list_t *l, git_oid *trees)
 {
 	git_diff **diffs = calloc(l->count ? l->count : 1, sizeof(*diffs));
-	path_set_t paths = { NULL, 0, 0 };
+	path_set_t paths = { NULL, 0, 0 }, dirs = { NULL, 0, 0 };
 	td_source_t *src = NULL;
 	git_oid cur;
 	int rc = TD_OK;
@@ -1842,6 +1885,11 @@ static int replay_series(engine_t *e, td_patch_list_t *l, git_oid *trees)
 					rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
 					goto out;
 				}
+			}
+			/* the neighbours of an added file, for copy_in_dir */
+			if (dl->status == GIT_DELTA_ADDED && add_dir_files(e, &paths, &dirs, dl->new_file.path)) {
+				rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
+				goto out;
 			}
 		}
 	}
@@ -1921,6 +1969,9 @@ out:
 	for (size_t i = 0; i < paths.n; i++)
 		free(paths.paths[i]);
 	free(paths.paths);
+	for (size_t i = 0; i < dirs.n; i++)
+		free(dirs.paths[i]);
+	free(dirs.paths);
 	td_source_free(src);
 	return rc;
 }

@@ -555,6 +555,7 @@ static void test_copies(void)
 
 	if (sh(fmt("set -e; cd '%s'; " GIT "init -q copies; cd copies; mkdir drv; "
 		   "awk 'BEGIN { for (i = 1; i <= 120; i++) printf \"static int acme_reg_%%d(struct acme *a) { return readl(a->base + %%d); }\\n\", i, i * 4 }' > drv/acme.c; "
+		   "awk 'BEGIN { for (i = 1; i <= 90; i++) printf \"static const char *other_name_%%d = \\\"o%%d\\\";\\n\", i, i * 7 }' > drv/other.c; "
 		   "printf 'one\\ntwo\\nthree\\n' > notes.txt; "
 		   GIT "add -A; " GIT "commit -q -m base; " GIT "tag base; "
 		   "sed '7s/.*/static int acme_vendor(void) { return 7; }/; 90d' drv/acme.c > drv/acme2.c; "
@@ -564,7 +565,7 @@ static void test_copies(void)
 		   GIT "mv notes.txt moved.txt; " GIT "commit -q -m 'p3: rename'; "
 		   GIT "mv drv/acme.c drv/acme_v2.c; sed -i '30s/.*/static int acme_v2(void) { return 2; }/' drv/acme_v2.c; "
 		   "awk 'BEGIN { for (i = 1; i <= 60; i++) printf \"theta %%d sigma %%d rho\\n\", i * 17, i * i * 3 }' > fresh2.c; "
-		   "sed '5s/.*/zeta vendor/; 40d' fresh.c > fresh3.c; "
+		   "sed '5s/.*/zeta vendor/; 40d' fresh.c > fresh3.c; sed '3d; 50s/o/p/' drv/other.c > drv/other2.c; "
 		   GIT "add -A; " GIT "commit -q -m 'p4: rename with a change, a new file, a copy of fresh.c'; "
 		   "mkdir ../copies-base ../copies-target; " GIT "archive base | tar -x -C ../copies-base; "
 		   GIT "archive HEAD | tar -x -C ../copies-target; " GIT "format-patch -q -o ../copies-fp base..HEAD",
@@ -637,6 +638,21 @@ static void test_copies(void)
 	CHECK(f && f->copied_from && !strcmp(f->copied_from, "drv/acme.c") && f->distance == renamed);
 	f = s && s->count == 4 ? pfile(&s->patches[3], "fresh2.c") : NULL;
 	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
+	f = s && s->count == 4 ? pfile(&s->patches[3], "drv/other2.c") : NULL;
+	CHECK(f && f->copied_from && !strcmp(f->copied_from, "drv/other.c"));
+	td_patch_set_free(s);
+	s = NULL;
+	/* A series, without compare's origins: its base holds the upstream
+	 * files of each directory it adds a file to, so that drv/other.c, which
+	 * no patch touches, is there for drv/other2.c. */
+	o.base_spec = fmt("%s/copies-base", tmp);
+	CHECK_INT(td_patch_analyze(&s, fmt("%s/copies-fp", tmp), bare, &o, &err), 0);
+	f = s && s->count == 4 ? pfile(&s->patches[3], "drv/other2.c") : NULL;
+	CHECK(f && f->copied_from && !strcmp(f->copied_from, "drv/other.c"));
+	CHECK(f && f->distance > 0 && f->distance < TD_DEFAULT_ADDED_DISTANCE);
+	f = s && s->count == 4 ? pfile(&s->patches[3], "fresh3.c") : NULL;
+	CHECK(f && f->copied_from && !strcmp(f->copied_from, "fresh.c"));
+	o.base_spec = NULL;
 	td_patch_set_free(s);
 	s = NULL;
 	/* Renames and copies need copy_similarity. */
