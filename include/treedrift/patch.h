@@ -85,8 +85,9 @@ typedef struct td_patch_file {
 	int fallback;              /* 1 when the score did not come from TLSH */
 	char *copied_from;         /* added: the path it was scored against, as the tree before
 				    * the patch had it: the upstream file compare found it moved or
-				    * copied from, or a file the patch removed that it renamed
-				    * (doc/patches.md); NULL for neither (the added distance) */
+				    * copied from, a file the patch removed that it renamed, or a
+				    * file of its directory that it copied (doc/patches.md); NULL
+				    * for none (the added distance) */
 	const char *policy_class;  /* borrowed from the policy; NULL without one */
 	double weight;             /* policy weight, 1.0 without a policy */
 	uint64_t *added_hashes;    /* its added lines that are not trivial, in diff order, as

@@ -99,7 +99,8 @@ static const char css[] =
 	"svg{max-width:100%;height:auto;font:11px sans-serif}"
 	"#ctl{margin:.5em 0}#ctl input,#ctl select{margin-right:1em}"
 	".note{color:#666}"
-	".wide{overflow-x:auto}.wide th{white-space:nowrap}.oid{font-family:monospace}";
+	".wide{overflow-x:auto}.wide th{white-space:nowrap}.oid{font-family:monospace}"
+	"summary{cursor:pointer}ul.pf{margin:.2em 0;padding:0 0 0 1em;list-style:none;font:12px monospace}";
 
 /* Sort by a column click or the URL's #sort=COL&dir=asc|desc, filter by
  * #q=TEXT&class=CLASS&status=STATUS or the controls. Rows keep their
@@ -359,8 +360,36 @@ static void write_missing_fixes(FILE *f, const td_upstream_t *u)
 	fputs("</tbody></table></div>\n", f);
 }
 
-/* With --patches: the patches, riskiest first, and how many changed files
- * no patch explains. */
+/* A patch's files, under its subject: status, path, lines, distance, and
+ * where an added one came from. */
+static void write_patch_files(FILE *f, const td_patch_t *p)
+{
+	fputs("<details><summary>", f);
+	if (p->subject && *p->subject)
+		html_cstr(f, p->subject);
+	else
+		fputs("(no subject)", f);
+	fputs("</summary><ul class=\"pf\">", f);
+	for (size_t i = 0; i < p->nfiles; i++) {
+		const td_patch_file_t *pf = &p->files[i];
+		fprintf(f, "<li>%c ", pf->status);
+		html_cstr(f, pf->path);
+		if (pf->binary)
+			fputs(" binary", f);
+		else
+			fprintf(f, " +%" PRIu64 " -%" PRIu64, pf->lines_added, pf->lines_removed);
+		fprintf(f, ", distance %d", pf->distance);
+		if (pf->copied_from) {
+			fputs(" from ", f);
+			html_cstr(f, pf->copied_from);
+		}
+		fputs("</li>", f);
+	}
+	fputs("</ul></details>", f);
+}
+
+/* With --patches: the patches, riskiest first (each with its files under
+ * its subject), and how many changed files no patch explains. */
 static int write_patches(FILE *f, const td_patch_set_t *s, int policy)
 {
 	size_t *order;
@@ -383,7 +412,7 @@ static int write_patches(FILE *f, const td_patch_set_t *s, int policy)
 		fputs("<tr><td>", f);
 		html_commit(f, p->id);
 		fputs("</td><td>", f);
-		html_cstr(f, p->subject);
+		write_patch_files(f, p);
 		fprintf(f, "</td><td>%s", td_patch_status_name(p->origin.status));
 		if (p->origin.commit) {
 			fputs(" ", f);

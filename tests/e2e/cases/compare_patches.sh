@@ -42,8 +42,17 @@ PY
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --format cyclonedx > out.cdx.json || true
 python3 "$SRC/tests/e2e/cyclonedx_validate.py" "$SRC/doc/schema/cyclonedx" out.cdx.json && echo "cyclonedx valid"
 python3 -c 'import json; print(json.load(open("out.cdx.json"))["metadata"]["component"]["pedigree"]["patches"])'
-"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --format html | grep -c '<h2 id="patches">' || true
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --format html > out.html || true
+grep -c '<h2 id="patches">' out.html
+# each patch's files under its subject
+grep -o '<summary>[^<]*</summary><ul class="pf">.*</ul></details>' out.html
 printf 'Subject: broken\n\n--- a/drv.c\n+++ b/drv.c\n@@ -5,2 +5,2 @@\n-not there\n+x\n context\n' > fp/0004-broken.patch
 s=0; "$TD" compare base target --patches fp > /dev/null 2> err || s=$?
 echo "broken exit $s"
 cat err
+# a patch's subject and file names are escaped in its file list
+g init -q h && cd h && printf 'one\n' > a.txt && g add -A && g commit -qm base && g tag base
+printf 'two\n' > 'x<b>y.c' && g add -A && g commit -qm '<script>alert(1)</script>' && cd ..
+"$TD" compare git:h@base git:h@HEAD --patches git:h@base..HEAD --format html > hostile.html || true
+grep -c '<script>alert' hostile.html || true
+grep -o '<summary>[^<]*</summary><ul class="pf">.*</ul></details>' hostile.html
