@@ -41,6 +41,7 @@
 /* Files of one directory that copies_in_dir looks at, at most: a bigger
  * directory is not searched. */
 #define DIR_FILES_MAX 20000
+uint64_t td_patch_copy_file_max = TD_PATCH_COPY_FILE_MAX;
 
 /* A base file larger than this is not read for a series (a limit). */
 #define BASE_FILE_MAX_BYTES (256u * 1024 * 1024)
@@ -218,21 +219,29 @@ static int dmap_grow(engine_t *e)
 	return TD_OK;
 }
 
+/* The digest of a blob that blob_digest computed, or NULL. */
+static const td_digest_t *digest_known(const engine_t *e, const git_oid *id, size_t *slot)
+{
+	size_t h;
+
+	for (h = e->dmap_cap ? oid_hash(id, e->dmap_cap) : 0; e->dmap_cap && e->dmap[h].used;
+	     h = (h + 1) & (e->dmap_cap - 1))
+		if (git_oid_equal(&e->dmap[h].id, id))
+			return &e->dmap[h].d;
+	*slot = h;
+	return NULL;
+}
+
 /* The digest of a blob, computed once. */
 static int blob_digest(engine_t *e, const git_oid *id, const td_digest_t **out)
 {
 	git_blob *b = NULL;
 	dig_ent_t *d;
-	size_t h;
+	size_t h = 0;
 	int rc;
 
-	for (h = e->dmap_cap ? oid_hash(id, e->dmap_cap) : 0; e->dmap_cap && e->dmap[h].used;
-	     h = (h + 1) & (e->dmap_cap - 1)) {
-		if (git_oid_equal(&e->dmap[h].id, id)) {
-			*out = &e->dmap[h].d;
-			return TD_OK;
-		}
-	}
+	if ((*out = digest_known(e, id, &h)))
+		return TD_OK;
 	/* Not there: insert (growing moves the entries, so find the slot anew). */
 	if ((e->dmap_used + 1) * 2 > e->dmap_cap) {
 		if (dmap_grow(e))
@@ -839,6 +848,26 @@ static const char *name_ext(const char *name)
 	return dot ? dot : name + strlen(name);
 }
 
+/* The digest of the blob of a directory's entry for copy_in_dir; NULL in
+ * *out when it is larger than td_patch_copy_file_max (its content then not
+ * read). */
+static int candidate_digest(engine_t *e, git_odb *odb, const git_oid *id, const td_digest_t **out)
+{
+	size_t slot, size;
+	git_object_t type;
+
+	if (!(*out = digest_known(e, id, &slot))) {
+		if (git_odb_read_header(&size, &type, odb, id))
+			return td_error_set(e->err, TD_EGIT, "unable to read a blob: %s", git_msg());
+		if ((uint64_t)size > td_patch_copy_file_max)
+			return TD_OK;
+		return blob_digest(e, id, out);
+	}
+	if ((*out)->size_bytes > td_patch_copy_file_max)
+		*out = NULL;
+	return TD_OK;
+}
+
 /* One candidate of copies_in_dir: a file of the directory, by its index
  * there, with its TLSH distance from the added file. */
 typedef struct dir_cand {
@@ -872,7 +901,7 @@ static void nearest_offer(dir_cand_t *c, size_t *n, size_t k, size_t i, int d)
  * half the shorter name, as compare finds templated files), and the most
  * similar at copy_similarity or more (ties: the nearer) is where it came
  * from. A file without a TLSH digest (under 50 bytes, or too uniform) is
- * left new. */
+ * left new, and so is one larger than td_patch_copy_file_max. */
 static int copy_in_dir(engine_t *e, td_patch_t *p, const rename_side_t *side)
 {
 	td_patch_file_t *f = &p->files[side->file];
@@ -884,6 +913,7 @@ static int copy_in_dir(engine_t *e, td_patch_t *p, const rename_side_t *side)
 	td_tlsh_t tlsh;
 	git_tree *dir = NULL;
 	git_blob *blob = NULL;
+	git_odb *odb = NULL;
 	double best_value = 0;
 	size_t best = SIZE_MAX;
 	int best_distance = 0, rc;
@@ -892,7 +922,7 @@ static int copy_in_dir(engine_t *e, td_patch_t *p, const rename_side_t *side)
 		return TD_OK;
 	if ((rc = blob_digest(e, &side->id, &dg)))
 		return rc;
-	if (dg->tlsh_status != TD_TLSH_OK)
+	if (dg->tlsh_status != TD_TLSH_OK || dg->size_bytes > td_patch_copy_file_max)
 		return TD_OK;
 	tlsh = dg->tlsh; /* the map may move as the directory's files are digested */
 	if (!dir_len) {
@@ -916,14 +946,20 @@ static int copy_in_dir(engine_t *e, td_patch_t *p, const rename_side_t *side)
 	}
 	if (git_tree_entrycount(dir) > DIR_FILES_MAX)
 		goto out; /* rc is TD_OK */
+	if (git_repository_odb(&odb, e->repo)) {
+		rc = td_error_set(e->err, TD_EGIT, "unable to read the object database: %s", git_msg());
+		goto out;
+	}
 	for (size_t i = 0, n = git_tree_entrycount(dir); i < n; i++) {
 		const git_tree_entry *te = git_tree_entry_byindex(dir, i);
 		const char *name = git_tree_entry_name(te);
 		const td_digest_t *cd;
 		if (!is_file_mode(git_tree_entry_filemode(te)))
 			continue;
-		if ((rc = blob_digest(e, git_tree_entry_id(te), &cd)))
+		if ((rc = candidate_digest(e, odb, git_tree_entry_id(te), &cd)))
 			goto out;
+		if (!cd)
+			continue;
 		if (cd->tlsh_status == TD_TLSH_OK) {
 			int d = td_tlsh_distance_bounded(&tlsh, &cd->tlsh, e->result->len_diff, TD_DEFAULT_COPY_BOUND);
 			if (d <= TD_DEFAULT_COPY_BOUND)
@@ -943,7 +979,7 @@ static int copy_in_dir(engine_t *e, td_patch_t *p, const rename_side_t *side)
 		while (k < nnear && near[k].entry != named)
 			k++;
 		if (k == nnear) {
-			const td_digest_t *cd;
+			const td_digest_t *cd; /* known, not too large: the loop digested it */
 			if ((rc = blob_digest(e, git_tree_entry_id(git_tree_entry_byindex(dir, named)), &cd)))
 				goto out;
 			near[nnear++] = (dir_cand_t){ named, cd->tlsh_status == TD_TLSH_OK
@@ -1007,6 +1043,7 @@ static int copy_in_dir(engine_t *e, td_patch_t *p, const rename_side_t *side)
 		free(from);
 	}
 out:
+	git_odb_free(odb);
 	git_blob_free(blob);
 	git_tree_free(dir);
 	return rc;

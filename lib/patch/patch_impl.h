@@ -56,6 +56,13 @@ int td_patch_path_ok(const char *path, size_t len);
 /* Patch ids (git's stable patch-id, as `git cherry` computes it). */
 #define TD_PATCHID_BYTES 20
 
+/* A file larger than this is neither searched for nor a candidate when a
+ * patch's added file is looked for among its directory's files
+ * (doc/patches.md): it would be read and diffed for one guess. */
+#define TD_PATCH_COPY_FILE_MAX ((uint64_t)16 << 20)
+/* TD_PATCH_COPY_FILE_MAX; tests lower it. */
+extern uint64_t td_patch_copy_file_max;
+
 /* sum += part, as 160-bit little-endian numbers (git's per-file sum). */
 void td_patchid_sum(unsigned char sum[TD_PATCHID_BYTES], const unsigned char part[TD_PATCHID_BYTES]);
 

@@ -556,6 +556,7 @@ static void test_copies(void)
 	if (sh(fmt("set -e; cd '%s'; " GIT "init -q copies; cd copies; mkdir drv; "
 		   "awk 'BEGIN { for (i = 1; i <= 120; i++) printf \"static int acme_reg_%%d(struct acme *a) { return readl(a->base + %%d); }\\n\", i, i * 4 }' > drv/acme.c; "
 		   "awk 'BEGIN { for (i = 1; i <= 90; i++) printf \"static const char *other_name_%%d = \\\"o%%d\\\";\\n\", i, i * 7 }' > drv/other.c; "
+		   "mkdir big; awk 'BEGIN { for (i = 1; i <= 3000; i++) printf \"static int huge_%%d = %%d;\\n\", i, i * 7 }' > big/huge.c; "
 		   "printf 'one\\ntwo\\nthree\\n' > notes.txt; "
 		   GIT "add -A; " GIT "commit -q -m base; " GIT "tag base; "
 		   "sed '7s/.*/static int acme_vendor(void) { return 7; }/; 90d' drv/acme.c > drv/acme2.c; "
@@ -566,6 +567,7 @@ static void test_copies(void)
 		   GIT "mv drv/acme.c drv/acme_v2.c; sed -i '30s/.*/static int acme_v2(void) { return 2; }/' drv/acme_v2.c; "
 		   "awk 'BEGIN { for (i = 1; i <= 60; i++) printf \"theta %%d sigma %%d rho\\n\", i * 17, i * i * 3 }' > fresh2.c; "
 		   "sed '5s/.*/zeta vendor/; 40d' fresh.c > fresh3.c; sed '3d; 50s/o/p/' drv/other.c > drv/other2.c; "
+		   "sed '7d' big/huge.c > big/huge2.c; "
 		   GIT "add -A; " GIT "commit -q -m 'p4: rename with a change, a new file, a copy of fresh.c'; "
 		   "mkdir ../copies-base ../copies-target; " GIT "archive base | tar -x -C ../copies-base; "
 		   GIT "archive HEAD | tar -x -C ../copies-target; " GIT "format-patch -q -o ../copies-fp base..HEAD",
@@ -627,7 +629,9 @@ static void test_copies(void)
 	 * one scored as with its origin, and the copies of files of the same
 	 * directory that the patch keeps: the same scores as with them. */
 	td_patch_opts_init(&o);
+	td_patch_copy_file_max = 32 << 10; /* big/huge2.c is over it, the others under */
 	CHECK_INT(td_patch_analyze(&s, fmt("git:%s/copies@base..HEAD", tmp), bare, &o, &err), 0);
+	td_patch_copy_file_max = TD_PATCH_COPY_FILE_MAX;
 	f = s && s->count == 4 ? pfile(&s->patches[0], "drv/acme2.c") : NULL;
 	CHECK(f && f->copied_from && !strcmp(f->copied_from, "drv/acme.c") && c && f->distance == c->distance);
 	f = s && s->count == 4 ? pfile(&s->patches[3], "fresh3.c") : NULL;
@@ -640,6 +644,9 @@ static void test_copies(void)
 	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
 	f = s && s->count == 4 ? pfile(&s->patches[3], "drv/other2.c") : NULL;
 	CHECK(f && f->copied_from && !strcmp(f->copied_from, "drv/other.c"));
+	/* over the size limit: not searched for */
+	f = s && s->count == 4 ? pfile(&s->patches[3], "big/huge2.c") : NULL;
+	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
 	td_patch_set_free(s);
 	s = NULL;
 	/* A series, without compare's origins: its base holds the upstream
@@ -652,6 +659,8 @@ static void test_copies(void)
 	CHECK(f && f->distance > 0 && f->distance < TD_DEFAULT_ADDED_DISTANCE);
 	f = s && s->count == 4 ? pfile(&s->patches[3], "fresh3.c") : NULL;
 	CHECK(f && f->copied_from && !strcmp(f->copied_from, "fresh.c"));
+	f = s && s->count == 4 ? pfile(&s->patches[3], "big/huge2.c") : NULL;
+	CHECK(f && f->copied_from && !strcmp(f->copied_from, "big/huge.c"));
 	o.base_spec = NULL;
 	td_patch_set_free(s);
 	s = NULL;
