@@ -81,7 +81,7 @@ typedef struct copy {
 } copy_t;
 
 /* A file of the patch being walked that it removes, or adds with no
- * origin compare found (pair_renames). */
+ * origin compare found (pair_renames, then copies_in_dirs). */
 typedef struct rename_side {
 	git_oid id;
 	size_t file;   /* index into the patch's files */
@@ -705,7 +705,7 @@ static int patchid_file(engine_t *e, const git_diff_delta *d, td_patch_file_t *f
 }
 
 /* Keep a removed regular file, or an added one with no origin, for
- * pair_renames. */
+ * pair_renames and copies_in_dirs. */
 static int note_side(engine_t *e, const git_diff_delta *d, size_t file, const td_patch_file_t *f)
 {
 	int added = d->status == GIT_DELTA_ADDED;
