@@ -135,6 +135,24 @@ static void md_verified(FILE *f, const td_patch_upstream_t *u)
 		fputs("; the declared origin does not hold (not in the history)", f);
 }
 
+/* How many of a patch's files it adds, and of them how many came from
+ * another file (copied_from): " (3 added, 2 copied)"; nothing for none. */
+static void md_added_files(FILE *f, const td_patch_t *p)
+{
+	size_t added = 0, copied = 0;
+
+	for (size_t i = 0; i < p->nfiles; i++) {
+		added += p->files[i].status == 'A';
+		copied += p->files[i].status == 'A' && p->files[i].copied_from;
+	}
+	if (!added)
+		return;
+	fprintf(f, " (%zu added", added);
+	if (copied)
+		fprintf(f, ", %zu copied", copied);
+	fputs(")", f);
+}
+
 /* With --patches: the certification of contents, one entry per patch in
  * series order (purpose, size, location, class, risk, origin), then the
  * changed files no patch explains. */
@@ -156,8 +174,10 @@ static void md_patches(FILE *f, const td_analysis_t *a, int policy)
 		md_cstr(f, p->id);
 		fputs(" | ", f);
 		md_cstr(f, p->subject ? p->subject : "");
-		fprintf(f, " | %zu files, +%" PRIu64 " -%" PRIu64 " lines, %" PRIu64 " surviving | ", p->nfiles,
-			p->lines_added, p->lines_removed, p->lines_surviving);
+		fprintf(f, " | %zu files", p->nfiles);
+		md_added_files(f, p);
+		fprintf(f, ", +%" PRIu64 " -%" PRIu64 " lines, %" PRIu64 " surviving | ", p->lines_added,
+			p->lines_removed, p->lines_surviving);
 		md_list(f, p->top_dirs, p->ntop_dirs, "-");
 		if (policy) {
 			fputs(" (", f);
