@@ -4,10 +4,8 @@
 # and adds its own lines. Each changed line is upstream or local; the JSON
 # is checked against the schema; --classify local moves the classes and
 # --fail-on; trend prints the local distance; the errors are clear.
-export GIT_CONFIG_NOSYSTEM=1 HOME=$PWD GIT_AUTHOR_NAME=Up GIT_AUTHOR_EMAIL=up@example.org \
-	GIT_COMMITTER_NAME=Up GIT_COMMITTER_EMAIL=up@example.org \
-	GIT_AUTHOR_DATE='2024-01-02T03:04:05Z' GIT_COMMITTER_DATE='2024-01-02T03:04:05Z'
-g() { git -c init.defaultBranch=main -c commit.gpgsign=false "$@"; }
+. "$SRC/tests/e2e/git_env.sh"
+export GIT_AUTHOR_NAME=Up GIT_AUTHOR_EMAIL=up@example.org GIT_COMMITTER_NAME=Up GIT_COMMITTER_EMAIL=up@example.org
 gen() { awk -v p="$1" 'BEGIN { for (i = 1; i <= 60; i++) printf "static int %s_%d(int x) { return x * %d + %d; }\n", p, i, i, i * 7 }'; }
 g init -q up
 cd up

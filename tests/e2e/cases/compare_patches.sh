@@ -1,9 +1,6 @@
 # compare --patches: a git range, the same patches as files on a directory,
 # JSON checked against the schema, and a patch that does not apply.
-export GIT_CONFIG_NOSYSTEM=1 HOME=$PWD GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org \
-	GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org \
-	GIT_AUTHOR_DATE='2024-01-02T03:04:05Z' GIT_COMMITTER_DATE='2024-01-02T03:04:05Z'
-g() { git -c init.defaultBranch=main -c commit.gpgsign=false "$@"; }
+. "$SRC/tests/e2e/git_env.sh"
 g init -q r
 cd r
 awk 'BEGIN { for (i = 1; i <= 80; i++) printf "static int v%d = %d; /* line %d of the driver */\n", i, i * 3, i }' > drv.c

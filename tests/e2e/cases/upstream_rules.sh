@@ -9,10 +9,7 @@
 #   reverted commit is superseded by it.
 # - "m: move a line" changes no line's count: the target's diff decides
 #   (the lines of it provenance finds the commit made).
-export GIT_CONFIG_NOSYSTEM=1 HOME=$PWD GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org \
-	GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org \
-	GIT_AUTHOR_DATE='2024-01-02T03:04:05Z' GIT_COMMITTER_DATE='2024-01-02T03:04:05Z'
-g() { git -c init.defaultBranch=main -c commit.gpgsign=false "$@"; }
+. "$SRC/tests/e2e/git_env.sh"
 g init -q r
 cd r
 awk 'BEGIN { for (i = 1; i <= 40; i++) printf "int line_%d(void) { return %d; }\n", i, i * 7 }' > m.c
