@@ -111,7 +111,9 @@ typedef struct td_patch {
 	uint64_t lines_surviving;
 	int distance;              /* sum over its files */
 	int fallback;              /* files scored by the fallback */
-	td_class_t cls;            /* of distance, with the result's thresholds */
+	td_class_t cls;            /* with the result's thresholds, of the distance of its
+				    * files other than new ones (added with no copied_from);
+				    * TD_CLASS_NEW when it only adds new files */
 	double risk;               /* sum over its files of distance * weight */
 	char **classes;            /* policy classes of its files, sorted, distinct */
 	size_t nclasses;

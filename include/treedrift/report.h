@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define TD_JSON_SCHEMA_VERSION 4
+#define TD_JSON_SCHEMA_VERSION 5
 
 typedef enum td_format {
 	TD_FORMAT_TEXT = 0,

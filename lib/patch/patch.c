@@ -647,9 +647,14 @@ static int set_add(char ***set, size_t *count, const char *s, size_t n)
 	return TD_OK;
 }
 
+/* A patch's class is that of its changes to files the tree had: modified,
+ * removed, retyped, or added as a move or copy of one (issue 18's model:
+ * new code is not a change to upstream's). A patch that only adds new files
+ * is new. Its distance and risk still count every file. */
 static int patch_totals(engine_t *e, td_patch_t *p)
 {
-	long long dist = 0;
+	long long dist = 0, changed = 0;
+	size_t nnew = 0;
 
 	p->lines_added = p->lines_removed = 0;
 	p->risk = 0;
@@ -660,6 +665,10 @@ static int patch_totals(engine_t *e, td_patch_t *p)
 		p->lines_added += f->lines_added;
 		p->lines_removed += f->lines_removed;
 		dist += f->distance;
+		if (f->status == 'A' && !f->copied_from)
+			nnew++;
+		else
+			changed += f->distance;
 		p->fallback += f->fallback;
 		p->risk += f->distance * f->weight;
 		if (f->policy_class && set_add(&p->classes, &p->nclasses, f->policy_class, strlen(f->policy_class)))
@@ -673,7 +682,10 @@ static int patch_totals(engine_t *e, td_patch_t *p)
 	if (p->ntop_dirs)
 		qsort(p->top_dirs, p->ntop_dirs, sizeof(*p->top_dirs), str_cmp);
 	p->distance = dist > INT_MAX ? INT_MAX : (int)dist;
-	p->cls = p->nfiles ? td_classify(p->distance, &e->result->thresholds) : TD_CLASS_NONE;
+	if (nnew < p->nfiles)
+		p->cls = td_classify(changed > INT_MAX ? INT_MAX : (int)changed, &e->result->thresholds);
+	else
+		p->cls = nnew ? TD_CLASS_NEW : TD_CLASS_NONE;
 	return TD_OK;
 }
 

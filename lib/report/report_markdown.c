@@ -174,7 +174,7 @@ static void md_patches(FILE *f, const td_analysis_t *a, int policy)
 		md_cstr(f, p->id);
 		fputs(" | ", f);
 		md_cstr(f, p->subject ? p->subject : "");
-		fprintf(f, " | %zu files", p->nfiles);
+		fprintf(f, " | %zu %s", p->nfiles, p->nfiles == 1 ? "file" : "files");
 		md_added_files(f, p);
 		fprintf(f, ", +%" PRIu64 " -%" PRIu64 " lines, %" PRIu64 " surviving | ", p->lines_added,
 			p->lines_removed, p->lines_surviving);

@@ -295,7 +295,7 @@ static void check_nine(const td_patch_set_t *s, int binary_known)
 	f = pfile(&s->patches[0], "a.c");
 	CHECK(f && f->status == 'M' && f->lines_added == 3 && f->lines_removed == 0 && f->lines_surviving == 2);
 	CHECK(f && f->distance > 0 && f->distance < 100);
-	CHECK(s->patches[0].cls != TD_CLASS_NONE);
+	CHECK_INT(s->patches[0].cls, td_classify(s->patches[0].distance, &(td_thresholds_t){ TD_DEFAULT_CLEAN_BELOW, TD_DEFAULT_DIRTY_ABOVE }));
 	CHECK_INT(s->patches[0].ntop_dirs, 1);
 	CHECK_STR(s->patches[0].top_dirs[0], ".");
 	f = pfile(&s->patches[1], "a.c");
@@ -303,8 +303,13 @@ static void check_nine(const td_patch_set_t *s, int binary_known)
 	f = pfile(&s->patches[2], "tmp.c");
 	CHECK(f && f->status == 'A' && f->lines_added == 5 && f->lines_surviving == 0 &&
 	      f->distance == TD_DEFAULT_ADDED_DISTANCE);
+	/* a patch that only adds a new file is new, not dirty; one that only
+	 * removes or renames is clean */
+	CHECK_INT(s->patches[2].cls, TD_CLASS_NEW);
+	CHECK_INT(s->patches[2].distance, TD_DEFAULT_ADDED_DISTANCE);
 	f = pfile(&s->patches[3], "tmp.c");
 	CHECK(f && f->status == 'D' && f->lines_removed == 5 && f->distance == 0);
+	CHECK_INT(s->patches[3].cls, TD_CLASS_CLEAN);
 	CHECK_INT(s->patches[4].origin.status, TD_PATCH_UPSTREAM);
 	CHECK_STR(s->patches[4].origin.commit, "abcdef1234567890abcdef1234567890abcdef12");
 	CHECK_INT(s->patches[4].lines_surviving, 0);
@@ -315,6 +320,7 @@ static void check_nine(const td_patch_set_t *s, int binary_known)
 	/* compare_specs finds no origins: the rename within the patch scores 0 */
 	CHECK(f && f->distance == 0 && f->copied_from && !strcmp(f->copied_from, "old.txt"));
 	CHECK_INT(s->patches[6].distance, 0);
+	CHECK_INT(s->patches[6].cls, TD_CLASS_CLEAN);
 	f = pfile(&s->patches[6], "old.txt");
 	CHECK(f && f->status == 'D' && f->lines_removed == 3);
 	CHECK_INT(s->patches[6].ntop_dirs, 2);
@@ -673,6 +679,14 @@ static void test_copies(void)
 	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
 	f = s && s->count == 4 ? pfile(&s->patches[3], "fresh3.c") : NULL;
 	CHECK(f && !f->copied_from && f->distance == TD_DEFAULT_ADDED_DISTANCE);
+	/* A patch's class comes from its changes to files the tree had: the
+	 * copy, now new, makes its patch new; the fourth adds five new files
+	 * and removes one, a change of distance 0. */
+	if (s && s->count == 4) {
+		CHECK_INT(s->patches[0].cls, TD_CLASS_NEW);
+		CHECK_INT(s->patches[3].cls, TD_CLASS_CLEAN);
+		CHECK(s->patches[3].distance >= 5 * TD_DEFAULT_ADDED_DISTANCE);
+	}
 	td_patch_set_free(s);
 	s = NULL;
 	/* A copy no nearer to its origin than the added distance is not one. */

@@ -735,7 +735,7 @@ static const char json_check_py[] =
 	"with open(sys.argv[1], 'rb') as fh:\n"
 	"    raw = fh.read()\n"
 	"doc = json.loads(raw.decode('utf-8'), parse_constant=reject)\n"
-	"assert doc['schema'] == 4 and doc['tool'] == 'treedrift', doc\n"
+	"assert doc['schema'] == 5 and doc['tool'] == 'treedrift', doc\n"
 	"try:\n"
 	"    import jsonschema\n"
 	"except ImportError:\n"

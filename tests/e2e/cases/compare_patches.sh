@@ -53,9 +53,10 @@ printf 'two\n' > 'x<b>y.c' && g add -A && g commit -qm '<script>alert(1)</script
 "$TD" compare git:h@base git:h@HEAD --patches git:h@base..HEAD --format html > hostile.html || true
 grep -c '<script>alert' hostile.html || true
 grep -o '<summary>[^<]*</summary><ul class="pf">.*</ul></details>' hostile.html
-# the certification counts the files a patch adds, and those copied from another
+# the certification counts the files a patch adds, and those copied from another; a patch that
+# only adds new files is new, and one with a copy is classed by the copy's distance
 cd h && awk 'BEGIN { for (i = 1; i <= 60; i++) printf "static int h_%d = %d; /* row %d */\n", i, i * 11, i }' > c.c
 g add -A && g commit -qm 'c.c' && sed '9d' c.c > c2.c && printf 'new file of its own\n' > n.txt
 g add -A && g commit -qm 'a copy and a new file' && cd ..
 "$TD" compare git:h@base git:h@HEAD --patches git:h@base..HEAD --format markdown | grep '^| [0-9]* |' |
-	cut -d'|' -f2,4,5
+	cut -d'|' -f2,4,5,7,8
