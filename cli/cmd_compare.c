@@ -10,8 +10,11 @@
 #include "treedrift/analysis.h"
 #include "treedrift/report.h"
 
+/* The --format names after text, as td_format_parse knows them. */
+#define OTHER_FORMATS "json, csv, html, markdown, cyclonedx"
+
 static const cli_opt_t compare_opts[] = {
-	{ "format", 'f', "FMT", "text (default), json, csv, html, markdown, cyclonedx" },
+	{ "format", 'f', "FMT", "text (default), " OTHER_FORMATS },
 	{ "output", 'o', "FILE", "write the report to FILE instead of stdout" },
 	{ "base", 'b', "LABEL", "upstream database version to compare against (default: newest; auto: the "
 				"version treedrift base ranks first)" },
@@ -169,7 +172,7 @@ int cmd_compare(int argc, char **argv)
 			continue;
 		if (!strcmp(name, "format")) {
 			if ((fmt = td_format_parse(arg)) < 0) {
-				cli_error("unknown format '%s'", arg);
+				cli_error("unknown format '%s' (text, " OTHER_FORMATS ")", arg);
 				goto out;
 			}
 		} else if (!strcmp(name, "output")) {
