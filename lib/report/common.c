@@ -371,3 +371,32 @@ void td_report_fixed_by(FILE *f, const td_upstream_fix_t *x, void (*put)(FILE *,
 {
 	put_some(f, x->fixed_by, x->nfixed_by, put);
 }
+
+void td_report_patch_verified(FILE *f, const td_patch_upstream_t *u, void (*put)(FILE *, const char *))
+{
+	char share[TD_REPORT_NUM_MAX];
+
+	if (u->kind == TD_UPSTREAM_NONE) {
+		fputs("local", f);
+	} else {
+		fputs(u->kind == TD_UPSTREAM_CHERRY_PICK ? "cherry-pick of " : "backport (modified) of ", f);
+		put(f, u->commit);
+		if (u->kind == TD_UPSTREAM_BACKPORT) {
+			td_report_fixed(share, 100.0 * u->share, 0);
+			fprintf(f, ", %s%% of its lines", share);
+		}
+	}
+	if (u->claim == TD_CLAIM_HOLDS)
+		fputs("; the declared origin holds", f);
+	else if (u->claim == TD_CLAIM_DIFFERS)
+		fputs("; the declared origin does not hold (another patch)", f);
+	else if (u->claim == TD_CLAIM_NOT_FOUND)
+		fputs("; the declared origin does not hold (not in the history)", f);
+}
+
+void td_report_patch_matches(FILE *f, const td_upstream_t *u)
+{
+	fprintf(f, "cherry-picks %zu, modified backports %zu, local %zu; declared origins checked %zu: %zu hold, %zu do not",
+		u->cherry_picks, u->backports, u->npatches - u->cherry_picks - u->backports, u->claims,
+		u->claims_hold, u->claims - u->claims_hold);
+}

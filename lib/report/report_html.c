@@ -389,19 +389,29 @@ static void write_patch_files(FILE *f, const td_patch_t *p)
 }
 
 /* With --patches: the patches, riskiest first (each with its files under
- * its subject), and how many changed files no patch explains. */
-static int write_patches(FILE *f, const td_patch_set_t *s, int policy)
+ * its subject), and how many changed files no patch explains; with
+ * --history, each patch's origin as verified, and their counts. */
+static int write_patches(FILE *f, const td_patch_set_t *s, const td_upstream_t *u, int policy)
 {
 	size_t *order;
 
 	if (td_report_patch_order(&order, s))
 		return TD_ENOMEM;
+	if (u && u->npatches != s->count)
+		u = NULL;
 	fprintf(f, "<h2 id=\"patches\">Patches</h2>\n<p class=\"note\">%zu patches (%s, ", s->count, s->kind);
 	html_cstr(f, s->source);
-	fprintf(f, "), riskiest first; %zu changed files no patch explains, %zu the patches do not reproduce.</p>\n",
+	fprintf(f, "), riskiest first; %zu changed files no patch explains, %zu the patches do not reproduce.",
 		s->unexplained, s->not_reproduced);
-	fputs("<div class=\"wide\"><table><thead><tr><th>patch</th><th>subject</th><th>origin</th>"
-	      "<th class=\"n\">distance</th><th>class</th>", f);
+	if (u) {
+		fputs(" Against upstream: ", f);
+		td_report_patch_matches(f, u);
+		fputc('.', f);
+	}
+	fputs("</p>\n<div class=\"wide\"><table><thead><tr><th>patch</th><th>subject</th><th>origin</th>", f);
+	if (u)
+		fputs("<th>verified</th>", f);
+	fputs("<th class=\"n\">distance</th><th>class</th>", f);
 	if (policy)
 		fputs("<th class=\"n\">risk</th>", f);
 	fputs("<th class=\"n\">files</th><th class=\"n\">+lines</th><th class=\"n\">-lines</th>"
@@ -417,6 +427,10 @@ static int write_patches(FILE *f, const td_patch_set_t *s, int policy)
 		if (p->origin.commit) {
 			fputs(" ", f);
 			html_commit(f, p->origin.commit);
+		}
+		if (u) {
+			fputs("</td><td>", f);
+			td_report_patch_verified(f, &u->patches[order[k]], html_commit);
 		}
 		fprintf(f, "</td><td class=\"n\">%d</td><td class=\"%s\">%s</td>", p->distance, class_css(p->cls),
 			cls ? cls : "");
@@ -864,7 +878,7 @@ int td_report_html(FILE *f, const td_analysis_t *a, const td_view_t *v)
 	if ((rc = write_treemap(f, a)))
 		goto out;
 	write_histogram(f, r);
-	if (a->patches && (rc = write_patches(f, a->patches, policy)))
+	if (a->patches && (rc = write_patches(f, a->patches, a->upstream, policy)))
 		goto out;
 	if (a->upstream)
 		write_missing_fixes(f, a->upstream);

@@ -114,25 +114,8 @@ static void md_list(FILE *f, char *const *v, size_t n, const char *none)
  * commit holds. */
 static void md_verified(FILE *f, const td_patch_upstream_t *u)
 {
-	char share[TD_REPORT_NUM_MAX];
-
 	fputs("; verified: ", f);
-	if (u->kind == TD_UPSTREAM_NONE) {
-		fputs("local", f);
-	} else {
-		fputs(u->kind == TD_UPSTREAM_CHERRY_PICK ? "cherry-pick of " : "backport (modified) of ", f);
-		md_cstr(f, u->commit);
-		if (u->kind == TD_UPSTREAM_BACKPORT) {
-			td_report_fixed(share, 100.0 * u->share, 0);
-			fprintf(f, ", %s%% of its lines", share);
-		}
-	}
-	if (u->claim == TD_CLAIM_HOLDS)
-		fputs("; the declared origin holds", f);
-	else if (u->claim == TD_CLAIM_DIFFERS)
-		fputs("; the declared origin does not hold (another patch)", f);
-	else if (u->claim == TD_CLAIM_NOT_FOUND)
-		fputs("; the declared origin does not hold (not in the history)", f);
+	td_report_patch_verified(f, u, md_cstr);
 }
 
 /* How many of a patch's files it adds, and of them how many came from

@@ -601,11 +601,11 @@ static void put_missing_fixes(FILE *f, const td_analysis_t *a)
 
 	if (!u)
 		return;
-	if (u->npatches)
-		fprintf(f, "\nPatches against upstream: cherry-picks %zu, modified backports %zu, local %zu; "
-			   "declared origins checked %zu: %zu hold, %zu do not\n",
-			u->cherry_picks, u->backports, u->npatches - u->cherry_picks - u->backports, u->claims,
-			u->claims_hold, u->claims - u->claims_hold);
+	if (u->npatches) {
+		fputs("\nPatches against upstream: ", f);
+		td_report_patch_matches(f, u);
+		fputc('\n', f);
+	}
 	/* The headline counts the fixes: most commits a fork lacks are features. */
 	fprintf(f, "\nMissing upstream fixes (Fixes:, Cc: stable or a CVE id): %zu missing, %zu partial; naming a CVE: "
 		   "%zu missing, %zu partial\n",

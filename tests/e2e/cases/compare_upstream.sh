@@ -66,6 +66,14 @@ print("no 40-digit id shown in full:", not re.search(r'>[0-9a-f]{40}<', html))
 print("wide tables:", html.count('<div class="wide"><table>'))
 print("summary:", re.search(r'<dt>upstream fixes</dt><dd>.*?</dd>', html).group(0))
 print("rows with files as in the base:", len(re.findall(r'<td class="n">[^<]*as in the base</td>', html)))
+# each patch's origin as verified, and their counts above the table
+print("patches:", re.search(r'Against upstream: [^<]*', html).group(0))
+head = re.search(r'<h2 id="patches">.*?</thead>', html, re.S).group(0)
+print("verified column:", "<th>verified</th>" in head)
+for row in re.findall(r'<tr><td>(?:(?!</tr>).)*?<summary>.*?</tr>', html, re.S):
+    subject = re.search(r'<summary>(.*?)</summary>', row).group(1)
+    cells = re.findall(r'<td[^>]*>(.*?)</td>', re.sub(r'<details>.*?</details>', '', row, flags=re.S))
+    print(" ", subject, "|", re.sub(r'<span class="oid" title="[0-9a-f]*">([0-9a-f]*)</span>', r'\1', cells[3]))
 PY
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format cyclonedx > out.cdx.json || true
 python3 "$SRC/tests/e2e/cyclonedx_validate.py" "$SRC/doc/schema/cyclonedx" out.cdx.json && echo "cyclonedx valid"
