@@ -39,6 +39,9 @@ static const cli_opt_t compare_opts[] = {
 	{ "csv-raw", 0, NULL, "csv: write cells as they are, without a quote before a leading =, +, -, @, tab or CR" },
 	{ "patches", 0, "SOURCE", "per-patch drift: git:REPO@BASE..TIP, a quilt series, a folder of patches "
 				  "or an mbox (applied to UPSTREAM)" },
+	{ "rebase-onto", 0, "TREE", "with --patches: apply each patch in turn to TREE, a newer upstream (a "
+				    "directory, git:REPO@REV or an archive), and say which apply, which TREE has "
+				    "already and which conflict" },
 	CLI_KERNEL_OPTS,
 	CLI_HISTORY_OPTS,
 	CLI_TREE_OPTS,
@@ -221,6 +224,8 @@ int cmd_compare(int argc, char **argv)
 			show_stats = 1;
 		} else if (!strcmp(name, "patches")) {
 			ao.patches = arg;
+		} else if (!strcmp(name, "rebase-onto")) {
+			ao.rebase_onto = arg;
 		} else if (!strcmp(name, "no-lines")) {
 			ao.lines = 0;
 		} else if (!strcmp(name, "identical")) {

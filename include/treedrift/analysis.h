@@ -80,6 +80,9 @@ typedef struct td_analysis_opts {
 	const char *patches;          /* per-patch drift (treedrift/patch.h): git:REPO@BASE..TIP,
 				       * a quilt series, a folder of patches or an mbox; a series
 				       * applies to upstream; NULL: none */
+	const char *rebase_onto;      /* with patches: a newer upstream tree (a directory,
+				       * git:REPO@REV or an archive) each patch is applied to in
+				       * turn (td_patch_opts_t.rebase_spec); NULL: none */
 	int lines;                    /* 1: count the lines of modified files (reads both sides
 				       * again; treedrift/lines.h); 0 (default): not counted */
 	/* upstream provenance (treedrift/history.h, treedrift/provenance.h) */

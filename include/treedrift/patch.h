@@ -98,6 +98,30 @@ typedef struct td_patch_file {
 	size_t nremoved_hashes;
 } td_patch_file_t;
 
+/* Whether a patch applies to a newer tree (td_patch_opts_t.rebase_spec),
+ * after the patches before it that did, as git rebase applies a commit:
+ * a three-way merge of each of its files. */
+typedef enum td_rebase_status {
+	TD_REBASE_NOT_CHECKED = 0,
+	TD_REBASE_APPLIES = 1,     /* every file merges */
+	TD_REBASE_PRESENT = 2,     /* every file is already as the patch leaves it: the tree has it */
+	TD_REBASE_CONFLICT = 3     /* some file does not merge: the patch must be reworked */
+} td_rebase_status_t;
+
+/* Why a file of a patch does not merge there. */
+typedef enum td_rebase_why {
+	TD_REBASE_LINES = 0,         /* both changed the same lines (rebase_regions of them) */
+	TD_REBASE_ADDED_BOTH = 1,    /* the patch adds it, and the tree has it, otherwise */
+	TD_REBASE_CHANGED_THERE = 2, /* the patch removes it, and the tree changed it */
+	TD_REBASE_REMOVED_THERE = 3  /* the patch changes it, and the tree lacks it: removed or moved */
+} td_rebase_why_t;
+
+/* "lines", "added_both", "changed_there", "removed_there". */
+TD_EXTERN const char *td_rebase_why_name(td_rebase_why_t w);
+
+/* "applies", "present", "conflict"; NULL for TD_REBASE_NOT_CHECKED. */
+TD_EXTERN const char *td_rebase_status_name(td_rebase_status_t s);
+
 typedef struct td_patch {
 	char *id;                  /* commit id, patch file name, or mbox commit id */
 	char *subject;
@@ -124,6 +148,11 @@ typedef struct td_patch {
 	char *patch_id;            /* git's stable patch id (git patch-id --stable, as git
 				    * cherry computes it), 40 hex digits; NULL when the
 				    * patch changes no file */
+	td_rebase_status_t rebase; /* on the set's rebase_onto tree */
+	size_t rebase_conflicts;   /* TD_REBASE_CONFLICT: its files that do not merge */
+	char *rebase_file;         /* the first of them (path order) */
+	td_rebase_why_t rebase_why;/* why it does not merge */
+	size_t rebase_regions;     /* TD_REBASE_LINES: its conflicting regions */
 } td_patch_t;
 
 /* A changed file (modified, added or removed) of the comparison result. */
@@ -144,6 +173,9 @@ typedef struct td_patch_set {
 	size_t nfiles;
 	size_t unexplained;        /* files with npatches 0 */
 	size_t not_reproduced;     /* files with reproduced 0 */
+	char *rebase_onto;         /* the tree each patch was applied to in turn
+				    * (td_patch_opts_t.rebase_spec); NULL: not checked */
+	size_t rebase_count[4];    /* patches of each td_rebase_status_t */
 } td_patch_set_t;
 
 typedef struct td_patch_opts {
@@ -157,6 +189,10 @@ typedef struct td_patch_opts {
 	int tlsh_small_files;      /* 1: small files keep TLSH (td_analysis_opts_t's), as compare scored them */
 	double copy_similarity;    /* least line similarity of a file a patch renames with changes
 				    * (td_origin_opts_t's; default TD_DEFAULT_COPY_SIMILARITY) */
+	const char *rebase_spec;   /* a newer upstream tree (a directory, git:REPO@REV or an
+				    * archive): apply each patch to it in turn, after the ones
+				    * before it that applied, and set its rebase status; NULL:
+				    * not checked */
 } td_patch_opts_t;
 
 TD_EXTERN void td_patch_opts_init(td_patch_opts_t *o);

@@ -190,6 +190,8 @@ int td_analyzer_new(td_analyzer_t **out, const td_analysis_opts_t *o, td_error_t
 	if ((o->classify_local || o->base_commit) && !o->history)
 		return td_error_set(err, TD_EINVAL, "%s needs --history",
 				    o->classify_local ? "--classify local" : "--base-commit");
+	if (o->rebase_onto && !o->patches)
+		return td_error_set(err, TD_EINVAL, "--rebase-onto needs --patches");
 	if (o->history && strncmp(o->history, "git:", 4))
 		return td_error_set(err, TD_EINVAL, "history '%s' is not git:REPO[@TIP...]", o->history);
 	if (o->policy && o->no_policy)
@@ -497,6 +499,7 @@ static int run_patches(td_analysis_t *an, td_analyzer_t *a, const char *target, 
 	po.added_distance = a->o->compare.added_distance;
 	po.tlsh_small_files = a->o->tlsh_small_files;
 	po.copy_similarity = a->o->origin.copy_similarity;
+	po.rebase_spec = a->o->rebase_onto;
 	return td_patch_analyze(&an->patches, a->o->patches, an->result, &po, err);
 }
 

@@ -1342,24 +1342,33 @@ static int try_apply(git_repository *repo, git_tree *tree, git_diff *diff, pick_
 	return g;
 }
 
-/* The error for a patch that does not apply: its file and hunk. */
-static int apply_error(engine_t *e, const char *id, git_tree *tree, git_diff *diff, const char *why)
+/* Where diff does not apply to tree: the first file that does not
+ * (borrowed from diff) and of it the first hunk that does not, 1-based
+ * (0 when no hunk alone fails), of nhunks, with its header. */
+typedef struct apply_failure {
+	const char *path;
+	size_t hunk, nhunks;
+	char header[256];
+} apply_failure_t;
+
+/* 1 with *af filled when some file of diff does not apply to tree alone;
+ * 0 when each does (only together do they fail). */
+static int find_failure(engine_t *e, git_tree *tree, git_diff *diff, apply_failure_t *af)
 {
-	char msg[512];
 	size_t nd = git_diff_num_deltas(diff);
 
-	snprintf(msg, sizeof(msg), "%s", why);
+	memset(af, 0, sizeof(*af));
 	for (size_t d = 0; d < nd; d++) {
 		pick_t pk = { d, 0, 0, SIZE_MAX };
 		const git_diff_delta *dl = git_diff_get_delta(diff, d);
 		git_patch *gp = NULL;
-		size_t nh;
 		if (!try_apply(e->repo, tree, diff, &pk))
 			continue;
+		af->path = dl->old_file.path ? dl->old_file.path : dl->new_file.path;
 		if (git_patch_from_diff(&gp, diff, d) || !gp)
-			break;
-		nh = git_patch_num_hunks(gp);
-		for (size_t k = 1; k <= nh; k++) {
+			return 1;
+		af->nhunks = git_patch_num_hunks(gp);
+		for (size_t k = 1; k <= af->nhunks; k++) {
 			const git_diff_hunk *h;
 			size_t nl, hl;
 			pick_t one = { d, 0, 0, k };
@@ -1368,17 +1377,27 @@ static int apply_error(engine_t *e, const char *id, git_tree *tree, git_diff *di
 			hl = strlen(h->header);
 			while (hl && (h->header[hl - 1] == '\n' || h->header[hl - 1] == '\r'))
 				hl--;
-			td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: '%s', hunk %zu of %zu (%.*s): %s",
-				     id, dl->old_file.path ? dl->old_file.path : dl->new_file.path, k, nh, (int)hl,
-				     h->header, msg);
-			git_patch_free(gp);
-			return TD_EINVAL;
+			snprintf(af->header, sizeof(af->header), "%.*s", (int)hl, h->header);
+			af->hunk = k;
+			break;
 		}
 		git_patch_free(gp);
-		return td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: '%s': %s", id,
-				    dl->old_file.path ? dl->old_file.path : dl->new_file.path, msg);
+		return 1;
 	}
-	return td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: %s", id, msg);
+	return 0;
+}
+
+/* The error for a patch that does not apply: its file and hunk. */
+static int apply_error(engine_t *e, const char *id, git_tree *tree, git_diff *diff, const char *why)
+{
+	apply_failure_t af;
+
+	if (!find_failure(e, tree, diff, &af))
+		return td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: %s", id, why);
+	if (af.hunk)
+		return td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: '%s', hunk %zu of %zu (%s): %s",
+				    id, af.path, af.hunk, af.nhunks, af.header, why);
+	return td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: '%s': %s", id, af.path, why);
 }
 
 /* Read path (relative, checked) under root into a new buffer; 1 when it is
@@ -1609,6 +1628,24 @@ out:
 	return rc;
 }
 
+/* An in-memory backend in front of e->repo's object database, so that what
+ * is written (blobs, trees of applied patches) never reaches the
+ * repository itself. */
+static int add_mempack(engine_t *e)
+{
+	git_odb_backend *mem = NULL;
+	git_odb *odb = NULL;
+	int rc = TD_OK;
+
+	if (git_repository_odb(&odb, e->repo) || git_mempack_new(&mem) || git_odb_add_backend(odb, mem, 1000)) {
+		rc = td_error_set(e->err, TD_EGIT, "unable to add an in-memory backend: %s", git_msg());
+		if (mem && odb)
+			mem->free(mem);
+	}
+	git_odb_free(odb);
+	return rc;
+}
+
 /* A repository for the series: the base's own (git) with an in-memory
  * backend in front for every write, or an in-memory one. *base gets the
  * base tree. */
@@ -1636,14 +1673,7 @@ static int series_repo(engine_t *e, td_source_t *src, path_set_t *paths, git_oid
 		e->owns_repo = 1;
 		git_oid_cpy(base, git_commit_tree_id(c));
 		git_commit_free(c);
-		if (git_repository_odb(&odb, e->repo) || git_mempack_new(&mem) ||
-		    git_odb_add_backend(odb, mem, 1000)) {
-			rc = td_error_set(e->err, TD_EGIT, "unable to add an in-memory backend: %s", git_msg());
-			if (mem && odb)
-				mem->free(mem);
-		}
-		git_odb_free(odb);
-		return rc;
+		return add_mempack(e);
 	}
 	if (git_odb_new(&odb) || git_mempack_new(&mem) || git_odb_add_backend(odb, mem, 1000)) {
 		rc = td_error_set(e->err, TD_EGIT, "unable to make an in-memory repository: %s", git_msg());
@@ -2025,6 +2055,191 @@ out:
 	return rc;
 }
 
+/* --- rebase check --------------------------------------------------------
+ * Each patch applied in turn to a newer tree (opts->rebase_spec), after the
+ * patches before it that applied, as git rebase (or git am -3) applies a
+ * commit: each of its files is a three-way merge of the file before the
+ * patch (the ancestor), the newer tree's file as the patches before left it
+ * (ours) and the file after the patch (theirs), without rename detection.
+ * A patch whose every file is already as it would leave it is present:
+ * the newer tree has it. */
+
+/* An entry of tree at path into *ie (id and mode); 0 when it has none. */
+static int tree_entry_at(git_tree *tree, const char *path, git_index_entry *ie)
+{
+	git_tree_entry *te = NULL;
+
+	memset(ie, 0, sizeof(*ie));
+	if (!tree || git_tree_entry_bypath(&te, tree, path))
+		return 0;
+	git_oid_cpy(&ie->id, git_tree_entry_id(te));
+	ie->mode = git_tree_entry_filemode(te);
+	ie->path = path;
+	git_tree_entry_free(te);
+	return ie->mode != GIT_FILEMODE_TREE;
+}
+
+static int same_entry(int have_a, const git_index_entry *a, int have_b, const git_index_entry *b)
+{
+	return have_a == have_b && (!have_a || (a->mode == b->mode && git_oid_equal(&a->id, &b->id)));
+}
+
+/* One file of a patch (before: ancestor, after: theirs) merged into idx
+ * (ours). Returns 0 merged (*present 1 when ours already was the result),
+ * 1 in conflict with *why (and for lines *regions, the conflicting ones),
+ * or an error. */
+static int rebase_file(engine_t *e, git_index *idx, git_tree *before, git_tree *after, const char *path,
+		       int *present, td_rebase_why_t *why, size_t *regions)
+{
+	git_index_entry b, t, o;
+	const git_index_entry *cur = git_index_get_bypath(idx, path, 0);
+	int hb = tree_entry_at(before, path, &b), ht = tree_entry_at(after, path, &t), ho = cur != NULL;
+	git_merge_file_result m;
+	git_index_entry out;
+	int rc = TD_OK;
+
+	*present = 0;
+	*regions = 0;
+	if (ho) {
+		memset(&o, 0, sizeof(o));
+		git_oid_cpy(&o.id, &cur->id);
+		o.mode = cur->mode;
+		o.path = path;
+	}
+	if (same_entry(ho, &o, ht, &t)) {
+		*present = 1;
+		return 0;
+	}
+	if (same_entry(ho, &o, hb, &b)) {
+		if (!ht)
+			return git_index_remove_bypath(idx, path) ? td_error_set(e->err, TD_EGIT, "index: %s", git_msg())
+								  : 0;
+		return git_index_add(idx, &t) ? td_error_set(e->err, TD_EGIT, "index: %s", git_msg()) : 0;
+	}
+	if (!hb || !ht || !ho) {
+		*why = !hb ? TD_REBASE_ADDED_BOTH : !ht ? TD_REBASE_CHANGED_THERE : TD_REBASE_REMOVED_THERE;
+		return 1;
+	}
+	*why = TD_REBASE_LINES;
+	if (git_merge_file_from_index(&m, e->repo, &b, &o, &t, NULL))
+		return td_error_set(e->err, TD_EGIT, "unable to merge '%s': %s", path, git_msg());
+	if (!m.automergeable) {
+		for (size_t i = 0; m.ptr && i + 7 <= m.len; i++)
+			if ((!i || m.ptr[i - 1] == '\n') && !memcmp(m.ptr + i, "<<<<<<<", 7))
+				++*regions;
+		git_merge_file_result_free(&m);
+		return 1;
+	}
+	memset(&out, 0, sizeof(out));
+	out.path = path;
+	out.mode = o.mode == b.mode ? t.mode : o.mode;
+	if (git_blob_create_from_buffer(&out.id, e->repo, m.ptr ? m.ptr : "", m.len) || git_index_add(idx, &out))
+		rc = td_error_set(e->err, TD_EGIT, "unable to store '%s': %s", path, git_msg());
+	else
+		*present = git_oid_equal(&out.id, &o.id) && out.mode == o.mode;
+	git_merge_file_result_free(&m);
+	return rc;
+}
+
+/* Patch p (trees a, b) merged into idx, which holds the tree *cur: *cur
+ * moves on when it applies; on a conflict idx is read back from *cur. */
+static int rebase_one(engine_t *e, td_patch_t *p, git_index *idx, const git_oid *a, const git_oid *b, git_oid *cur)
+{
+	git_tree *ta = NULL, *tb = NULL, *tc = NULL;
+	size_t present = 0, conflicts = 0;
+	int rc = TD_OK;
+
+	if ((a && git_tree_lookup(&ta, e->repo, a)) || git_tree_lookup(&tb, e->repo, b)) {
+		rc = td_error_set(e->err, TD_EGIT, "unable to read a tree: %s", git_msg());
+		goto out;
+	}
+	for (size_t k = 0; k < p->nfiles; k++) {
+		int here;
+		size_t regions;
+		td_rebase_why_t why;
+		rc = rebase_file(e, idx, ta, tb, p->files[k].path, &here, &why, &regions);
+		if (rc < 0 || rc > 1)
+			goto out;
+		if (rc == 1 && !conflicts++) {
+			if (!(p->rebase_file = td_strndup(p->files[k].path, strlen(p->files[k].path)))) {
+				rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
+				goto out;
+			}
+			p->rebase_why = why;
+			p->rebase_regions = regions;
+		}
+		present += rc == 0 && here;
+		rc = TD_OK;
+	}
+	p->rebase_conflicts = conflicts;
+	if (conflicts) {
+		p->rebase = TD_REBASE_CONFLICT;
+		if (git_tree_lookup(&tc, e->repo, cur) || git_index_read_tree(idx, tc))
+			rc = td_error_set(e->err, TD_EGIT, "unable to read a tree: %s", git_msg());
+	} else if (present == p->nfiles) {
+		p->rebase = TD_REBASE_PRESENT;
+	} else {
+		p->rebase = TD_REBASE_APPLIES;
+		if (git_index_write_tree_to(cur, idx, e->repo))
+			rc = td_error_set(e->err, TD_EGIT, "patch '%s': unable to write its tree: %s", p->id,
+					  git_msg());
+	}
+out:
+	git_tree_free(ta);
+	git_tree_free(tb);
+	git_tree_free(tc);
+	return rc;
+}
+
+/* Every patch of the set on opts->rebase_spec, in order. trees and
+ * has_before as td_patch_analyze has them. */
+static int rebase_check(engine_t *e, const git_oid *trees, const int *has_before)
+{
+	td_patch_set_t *s = e->set;
+	path_set_t paths = { NULL, 0, 0 };
+	td_source_t *src = NULL;
+	git_index *idx = NULL;
+	git_tree *tree = NULL;
+	git_oid cur;
+	int rc = TD_OK;
+
+	if (td_spec_is_db(e->opts->rebase_spec))
+		return td_error_set(e->err, TD_EUNSUPPORTED,
+				    "patches apply to a tree's files: give the tree to rebase onto as a directory, "
+				    "git:REPO@REV or an archive, not a database ('%s')", e->opts->rebase_spec);
+	if (!(s->rebase_onto = td_strndup(e->opts->rebase_spec, strlen(e->opts->rebase_spec))))
+		return td_error_set(e->err, TD_ENOMEM, "out of memory");
+	/* the files the patches touch, as the newer tree has them */
+	for (size_t i = 0; i < s->count; i++)
+		for (size_t k = 0; k < s->patches[i].nfiles; k++)
+			if (path_set_add(&paths, s->patches[i].files[k].path)) {
+				rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
+				goto out;
+			}
+	if ((!e->owns_repo && (rc = add_mempack(e))) ||
+	    (rc = td_source_open(&src, e->opts->rebase_spec, e->opts->source, e->err)) ||
+	    (rc = base_tree_from_source(e, src, &paths, &cur)))
+		goto out;
+	if (git_index_new(&idx) || git_tree_lookup(&tree, e->repo, &cur) || git_index_read_tree(idx, tree)) {
+		rc = td_error_set(e->err, TD_EGIT, "unable to read a tree: %s", git_msg());
+		goto out;
+	}
+	for (size_t i = 0; i < s->count; i++) {
+		td_patch_t *p = &s->patches[i];
+		if ((rc = rebase_one(e, p, idx, has_before[i] ? &trees[2 * i] : NULL, &trees[2 * i + 1], &cur)))
+			goto out;
+		s->rebase_count[p->rebase]++;
+	}
+out:
+	git_index_free(idx);
+	git_tree_free(tree);
+	for (size_t i = 0; i < paths.n; i++)
+		free(paths.paths[i]);
+	free(paths.paths);
+	td_source_free(src);
+	return rc;
+}
+
 /* A git range: each commit against its first parent. */
 static int commit_trees(engine_t *e, td_patch_list_t *l, git_oid *trees, int *has_before)
 {
@@ -2227,6 +2442,7 @@ void td_patch_set_free(td_patch_set_t *s)
 		free(s->files[i].patches);
 	free(s->files);
 	free(s->source);
+	free(s->rebase_onto);
 	free(s);
 }
 
@@ -2305,6 +2521,8 @@ int td_patch_analyze(td_patch_set_t **out, const char *source, const td_result_t
 		if ((rc = run_patch(&e, i, has_before[i] ? &trees[2 * i] : NULL, &trees[2 * i + 1])))
 			goto out;
 	if ((rc = survive(&e)))
+		goto out;
+	if (opts->rebase_spec && (rc = rebase_check(&e, trees, has_before)))
 		goto out;
 	for (size_t i = 0; i < e.set->count; i++) {
 		td_patch_t *p = &e.set->patches[i];

@@ -15,6 +15,26 @@
 /* Evidence longer than this is cut (a line can be anything). */
 #define EVIDENCE_MAX 400
 
+const char *td_rebase_status_name(td_rebase_status_t s)
+{
+	switch (s) {
+	case TD_REBASE_APPLIES: return "applies";
+	case TD_REBASE_PRESENT: return "present";
+	case TD_REBASE_CONFLICT: return "conflict";
+	default: return NULL;
+	}
+}
+
+const char *td_rebase_why_name(td_rebase_why_t w)
+{
+	switch (w) {
+	case TD_REBASE_ADDED_BOTH: return "added_both";
+	case TD_REBASE_CHANGED_THERE: return "changed_there";
+	case TD_REBASE_REMOVED_THERE: return "removed_there";
+	default: return "lines";
+	}
+}
+
 const char *td_patch_status_name(td_patch_status_t s)
 {
 	static const char *const names[] = { "unknown", "upstream", "submitted", "local" };

@@ -394,6 +394,32 @@ void td_report_patch_verified(FILE *f, const td_patch_upstream_t *u, void (*put)
 		fputs("; the declared origin does not hold (not in the history)", f);
 }
 
+void td_report_rebase_counts(FILE *f, const td_patch_set_t *s)
+{
+	fprintf(f, "%zu apply, %zu already there, %zu conflict", s->rebase_count[TD_REBASE_APPLIES],
+		s->rebase_count[TD_REBASE_PRESENT], s->rebase_count[TD_REBASE_CONFLICT]);
+}
+
+void td_report_rebase_conflict(FILE *f, const td_patch_t *p, void (*put)(FILE *, const char *))
+{
+	put(f, p->rebase_file);
+	switch (p->rebase_why) {
+	case TD_REBASE_ADDED_BOTH:
+		fputs(": added, and there with other content", f);
+		break;
+	case TD_REBASE_CHANGED_THERE:
+		fputs(": removed, and changed there", f);
+		break;
+	case TD_REBASE_REMOVED_THERE:
+		fputs(": changed, and removed or moved there", f);
+		break;
+	default:
+		fprintf(f, ": %zu conflicting %s", p->rebase_regions, p->rebase_regions == 1 ? "region" : "regions");
+	}
+	if (p->rebase_conflicts > 1)
+		fprintf(f, "; %zu more %s", p->rebase_conflicts - 1, p->rebase_conflicts == 2 ? "file" : "files");
+}
+
 void td_report_patch_matches(FILE *f, const td_upstream_t *u)
 {
 	fprintf(f, "cherry-picks %zu, modified backports %zu, local %zu; declared origins checked %zu: %zu hold, %zu do not",

@@ -408,9 +408,18 @@ static int write_patches(FILE *f, const td_patch_set_t *s, const td_upstream_t *
 		td_report_patch_matches(f, u);
 		fputc('.', f);
 	}
+	if (s->rebase_onto) {
+		fputs(" Rebase onto ", f);
+		html_cstr(f, s->rebase_onto);
+		fputs(", each patch in turn as git rebase applies a commit: ", f);
+		td_report_rebase_counts(f, s);
+		fputc('.', f);
+	}
 	fputs("</p>\n<div class=\"wide\"><table><thead><tr><th>patch</th><th>subject</th><th>origin</th>", f);
 	if (u)
 		fputs("<th>verified</th>", f);
+	if (s->rebase_onto)
+		fputs("<th>rebase</th>", f);
 	fputs("<th class=\"n\">distance</th><th>class</th>", f);
 	if (policy)
 		fputs("<th class=\"n\">risk</th>", f);
@@ -431,6 +440,14 @@ static int write_patches(FILE *f, const td_patch_set_t *s, const td_upstream_t *
 		if (u) {
 			fputs("</td><td>", f);
 			td_report_patch_verified(f, &u->patches[order[k]], html_commit);
+		}
+		if (s->rebase_onto) {
+			fprintf(f, "</td><td>%s", p->rebase == TD_REBASE_PRESENT ? "already there"
+						 : td_rebase_status_name(p->rebase) ? td_rebase_status_name(p->rebase) : "");
+			if (p->rebase_file) {
+				fputs(": ", f);
+				td_report_rebase_conflict(f, p, html_cstr);
+			}
 		}
 		fprintf(f, "</td><td class=\"n\">%d</td><td class=\"%s\">%s</td>", p->distance, class_css(p->cls),
 			cls ? cls : "");

@@ -98,6 +98,11 @@ struct td_patch_upstream;
  * "backport (modified) of ID, 97% of its lines" or "local", then whether
  * the declared origin holds; the commit id written by put. */
 void td_report_patch_verified(FILE *f, const struct td_patch_upstream *u, void (*put)(FILE *, const char *));
+/* With a rebase check: "150 apply, 12 already there, 6 conflict". */
+void td_report_rebase_counts(FILE *f, const struct td_patch_set *s);
+/* Where a patch in conflict conflicts and why: "PATH: 2 conflicting
+ * regions; 1 more file", the path written by put. */
+void td_report_rebase_conflict(FILE *f, const td_patch_t *p, void (*put)(FILE *, const char *));
 struct td_upstream;
 /* The patches counted by their upstream match: "cherry-picks 83, modified
  * backports 34, local 785; declared origins checked 59: 55 hold, 4 do not". */

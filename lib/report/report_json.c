@@ -470,6 +470,17 @@ static void json_patch(FILE *f, const td_patch_t *p, const td_patch_upstream_t *
 	json_cstr(f, p->patch_id);
 	if (up)
 		json_patch_upstream(f, up, p);
+	if (p->rebase != TD_REBASE_NOT_CHECKED) {
+		fprintf(f, ", \"rebase\": {\"status\": \"%s\", \"conflicts\": %zu, ", td_rebase_status_name(p->rebase),
+			p->rebase_conflicts);
+		if (p->rebase_file)
+			json_path_fields(f, "file", p->rebase_file, strlen(p->rebase_file));
+		else
+			fputs("\"file\": null", f);
+		fprintf(f, ", \"why\": %s%s%s, \"regions\": %zu}", p->rebase_file ? "\"" : "",
+			p->rebase_file ? td_rebase_why_name(p->rebase_why) : "null", p->rebase_file ? "\"" : "",
+			p->rebase_regions);
+	}
 	fputs(",\n     \"files\": [", f);
 	for (size_t i = 0; i < p->nfiles; i++) {
 		const td_patch_file_t *pf = &p->files[i];
@@ -503,8 +514,15 @@ static void json_patches(FILE *f, const td_patch_set_t *s, const td_upstream_t *
 {
 	fputs("  \"patch_source\": {\"source\": ", f);
 	json_cstr(f, s->source);
-	fprintf(f, ", \"kind\": \"%s\", \"count\": %zu, \"unexplained\": %zu, \"not_reproduced\": %zu},\n",
-		s->kind, s->count, s->unexplained, s->not_reproduced);
+	fprintf(f, ", \"kind\": \"%s\", \"count\": %zu, \"unexplained\": %zu, \"not_reproduced\": %zu", s->kind,
+		s->count, s->unexplained, s->not_reproduced);
+	if (s->rebase_onto) {
+		fputs(", \"rebase\": {", f);
+		json_path_fields(f, "onto", s->rebase_onto, strlen(s->rebase_onto));
+		fprintf(f, ", \"applies\": %zu, \"present\": %zu, \"conflict\": %zu}", s->rebase_count[TD_REBASE_APPLIES],
+			s->rebase_count[TD_REBASE_PRESENT], s->rebase_count[TD_REBASE_CONFLICT]);
+	}
+	fputs("},\n", f);
 	fputs("  \"patches\": [", f);
 	for (size_t i = 0; i < s->count; i++) {
 		fputs(i ? ",\n" : "\n", f);

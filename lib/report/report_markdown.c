@@ -118,6 +118,34 @@ static void md_verified(FILE *f, const td_patch_upstream_t *u)
 	td_report_patch_verified(f, u, md_cstr);
 }
 
+/* With --rebase-onto: the counts, then the patches the newer tree has
+ * already and those in conflict there, in series order (# as in the
+ * certification). */
+static void md_rebase(FILE *f, const td_patch_set_t *s)
+{
+	if (!s->rebase_onto)
+		return;
+	fputs("\n### Rebase onto ", f);
+	md_cstr(f, s->rebase_onto);
+	fputs("\n\nEach patch applied in turn, as git rebase applies a commit: ", f);
+	td_report_rebase_counts(f, s);
+	fputs(".\n", f);
+	if (!s->rebase_count[TD_REBASE_PRESENT] && !s->rebase_count[TD_REBASE_CONFLICT])
+		return;
+	fputs("\n| # | patch | status | conflict |\n|---:|---|---|---|\n", f);
+	for (size_t i = 0; i < s->count; i++) {
+		const td_patch_t *p = &s->patches[i];
+		if (p->rebase != TD_REBASE_PRESENT && p->rebase != TD_REBASE_CONFLICT)
+			continue;
+		fprintf(f, "| %zu | ", i + 1);
+		md_cstr(f, p->subject ? p->subject : p->id);
+		fprintf(f, " | %s | ", p->rebase == TD_REBASE_PRESENT ? "already there" : "conflict");
+		if (p->rebase_file)
+			td_report_rebase_conflict(f, p, md_cstr);
+		fputs(" |\n", f);
+	}
+}
+
 /* How many of a patch's files it adds, and of them how many came from
  * another file (copied_from): " (3 added, 2 copied)"; nothing for none. */
 static void md_added_files(FILE *f, const td_patch_t *p)
@@ -186,6 +214,7 @@ static void md_patches(FILE *f, const td_analysis_t *a, int policy)
 			md_verified(f, &a->upstream->patches[i]);
 		fputs(" |\n", f);
 	}
+	md_rebase(f, s);
 	if (!s->unexplained)
 		return;
 	fputs("\n### Changed files no patch explains\n\n| path | status |\n|---|---|\n", f);

@@ -558,6 +558,34 @@ static void put_patch_files(FILE *f, const td_analysis_t *a, int not_reproduced)
 	}
 }
 
+/* With --rebase-onto: the counts, then in series order the patches that
+ * the newer tree has already and those that conflict there. */
+static void put_rebase(FILE *f, const td_patch_set_t *s)
+{
+	if (!s->rebase_onto)
+		return;
+	fputs("\nRebase onto ", f);
+	put_escaped_str(f, s->rebase_onto);
+	fputs(": ", f);
+	td_report_rebase_counts(f, s);
+	fputc('\n', f);
+	for (size_t i = 0; i < s->count; i++) {
+		const td_patch_t *p = &s->patches[i];
+		if (p->rebase != TD_REBASE_PRESENT && p->rebase != TD_REBASE_CONFLICT)
+			continue;
+		fprintf(f, "  %-13s  ", p->rebase == TD_REBASE_PRESENT ? "already there" : "conflict");
+		put_patch_id(f, p->id);
+		fputs("  ", f);
+		put_escaped_str(f, p->subject);
+		if (p->rebase_file) {
+			fputs("  (", f);
+			td_report_rebase_conflict(f, p, put_escaped_str);
+			fputc(')', f);
+		}
+		fputc('\n', f);
+	}
+}
+
 /* A patch's upstream match and its declared origin, checked. */
 static void put_patch_upstream(FILE *f, const td_patch_upstream_t *u, const td_patch_t *p)
 {
@@ -686,6 +714,7 @@ static int put_patches(FILE *f, const td_analysis_t *a, int policy)
 	put_patch_files(f, a, 0);
 	fprintf(f, "\nChanged files the patches do not reproduce: %zu\n", s->not_reproduced);
 	put_patch_files(f, a, 1);
+	put_rebase(f, s);
 	return TD_OK;
 }
 

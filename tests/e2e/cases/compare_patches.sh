@@ -60,3 +60,32 @@ g add -A && g commit -qm 'c.c' && sed '9d' c.c > c2.c && printf 'new file of its
 g add -A && g commit -qm 'a copy and a new file' && cd ..
 "$TD" compare git:h@base git:h@HEAD --patches git:h@base..HEAD --format markdown | grep '^| [0-9]* |' |
 	cut -d'|' -f2,4,5,7,8
+# --rebase-onto: each patch on a newer upstream, as git rebase applies it. The
+# newer one took the knob (already there), changed the README's last line
+# (the vendor's note after it conflicts) and gone.txt (its removal conflicts).
+cd r && g checkout -q -b newer base && g cherry-pick -x vendor~2 >/dev/null
+sed -i '70s/.*/static int v70 = 1; \/* changed upstream *\//' drv.c && printf 'readme v2\n' > doc/README
+printf 'y\n' > gone.txt && g commit -qam 'newer upstream' && cd ..
+s=0; "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --rebase-onto git:r@newer | sed -n '/^Rebase onto/,$p' || s=$?
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --rebase-onto git:r@newer -f json > rebase.json || true
+python3 - "$SRC/doc/treedrift-compare.schema.json" <<'PY'
+import json, sys
+doc = json.load(open("rebase.json"))
+try:
+    import jsonschema
+    jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc)
+except ImportError:
+    pass
+print("rebase schema ok", doc["patch_source"]["rebase"])
+for p in doc["patches"]:
+    print(p["subject"], p["rebase"])
+PY
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --rebase-onto git:r@newer -f markdown | sed -n '/^### Rebase onto/,$p'
+"$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --rebase-onto git:r@newer -f html | grep -o 'Rebase onto [^<]*\|<td>\(already there\|conflict\|applies\)[^<]*'
+# a series onto a directory where drv.c has 3 new first lines and
+# doc/README is gone: the knob applies lower down, the note conflicts
+mkdir newer2 fp3 && cp -r base/. newer2/ && cp fp/000[123]-* fp3/ && rm newer2/doc/README
+sed -i '1i /* a new first line */\n/* and two */\n/* more */' newer2/drv.c
+"$TD" compare base target --patches fp3 --rebase-onto newer2 | sed -n '/^Rebase onto/,$p'
+s=0; "$TD" compare base target --rebase-onto newer2 2>&1 || s=$?
+echo "without --patches: exit $s"
