@@ -1557,6 +1557,76 @@ static int path_cmp_qsort(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* One wanted entry f of a stream into idx under path: its content (a
+ * symlink's target) as a blob. */
+static int stream_entry(engine_t *e, td_source_t *src, td_file_t *f, git_index *idx, const char *path)
+{
+	arch_ctx_t a = { NULL, 0, 0 };
+	const char *skip = NULL;
+	int rc;
+
+	if (f->type == TD_ENTRY_SYMLINK)
+		return add_blob_entry(e->repo, idx, path, f->link_target, f->link_len, GIT_FILEMODE_LINK)
+			       ? td_error_set(e->err, TD_EGIT, "unable to store '%s': %s", path, git_msg())
+			       : TD_OK;
+	rc = td_source_read(src, f, arch_sink, &a, &skip, e->err);
+	if (!rc && add_blob_entry(e->repo, idx, path, a.buf ? a.buf : "", a.len,
+				  (f->mode & 0111) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB))
+		rc = td_error_set(e->err, TD_EGIT, "unable to store '%s': %s", path, git_msg());
+	free(a.buf);
+	return rc;
+}
+
+static int path_wanted(const path_set_t *paths, const char *path)
+{
+	return paths->n && bsearch(&path, paths->paths, paths->n, sizeof(*paths->paths), path_cmp_qsort) != NULL;
+}
+
+/* The files of paths (sorted) from a source read in order (git, an
+ * archive) into *idx. An archive whose entries all lie in one top folder
+ * has it dropped, as the scan drops it (td_source_auto_strip): each entry
+ * is looked for both as it is and without its first part, and the second
+ * set is kept when the folder turns out to be the only one. */
+static int base_tree_from_stream(engine_t *e, td_source_t *src, const path_set_t *paths, git_index **idx)
+{
+	git_index *stripped = NULL;
+	char *top = NULL;
+	size_t top_len = 0;
+	int single = td_source_auto_strip(src), more, rc = TD_OK;
+	td_file_t f;
+
+	if (single && git_index_new(&stripped))
+		return td_error_set(e->err, TD_EGIT, "unable to make an index: %s", git_msg());
+	while ((more = td_source_next(&f, src, e->err)) > 0) {
+		int file = f.type == TD_ENTRY_FILE || f.type == TD_ENTRY_SYMLINK;
+		size_t n = strcspn(f.path, "/");
+		const char *rest = f.path[n] ? f.path + n + 1 : NULL;
+		if (single && !rest)
+			single = 0;
+		else if (single && !top && !(top = td_strndup(f.path, top_len = n)))
+			rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
+		else if (single && (n != top_len || memcmp(f.path, top, n)))
+			single = 0;
+		if (!rc && file && path_wanted(paths, f.path))
+			rc = stream_entry(e, src, &f, *idx, f.path);
+		else if (!rc && file && single && rest && path_wanted(paths, rest))
+			rc = stream_entry(e, src, &f, stripped, rest);
+		td_file_release(&f);
+		if (rc)
+			break;
+	}
+	if (!rc && more < 0)
+		rc = more;
+	if (!rc && single && top) {
+		git_index_free(*idx);
+		*idx = stripped;
+		stripped = NULL;
+	}
+	git_index_free(stripped);
+	free(top);
+	return rc;
+}
+
 /* The base files the series touches, from a directory or an archive, as a
  * tree in the in-memory repository. */
 static int base_tree_from_source(engine_t *e, td_source_t *src, path_set_t *paths, git_oid *out)
@@ -1591,35 +1661,8 @@ static int base_tree_from_source(engine_t *e, td_source_t *src, path_set_t *path
 			if (rc)
 				goto out;
 		}
-	} else {
-		td_file_t f;
-		int more;
-		while ((more = td_source_next(&f, src, e->err)) > 0) {
-			char *key = f.path;
-			int want = f.type == TD_ENTRY_FILE || f.type == TD_ENTRY_SYMLINK;
-			want = want && paths->n &&
-			       bsearch(&key, paths->paths, paths->n, sizeof(*paths->paths), path_cmp_qsort) != NULL;
-			if (want && f.type == TD_ENTRY_SYMLINK) {
-				if (add_blob_entry(e->repo, idx, f.path, f.link_target, f.link_len, GIT_FILEMODE_LINK))
-					rc = td_error_set(e->err, TD_EGIT, "unable to store '%s': %s", f.path, git_msg());
-			} else if (want) {
-				arch_ctx_t a = { NULL, 0, 0 };
-				const char *skip = NULL;
-				rc = td_source_read(src, &f, arch_sink, &a, &skip, e->err);
-				if (!rc && add_blob_entry(e->repo, idx, f.path, a.buf ? a.buf : "", a.len,
-							  (f.mode & 0111) ? GIT_FILEMODE_BLOB_EXECUTABLE
-									  : GIT_FILEMODE_BLOB))
-					rc = td_error_set(e->err, TD_EGIT, "unable to store '%s': %s", f.path, git_msg());
-				free(a.buf);
-			}
-			td_file_release(&f);
-			if (rc)
-				goto out;
-		}
-		if (more < 0) {
-			rc = more;
-			goto out;
-		}
+	} else if ((rc = base_tree_from_stream(e, src, paths, &idx))) {
+		goto out;
 	}
 	if (git_index_write_tree_to(out, idx, e->repo))
 		rc = td_error_set(e->err, TD_EGIT, "unable to write the base tree: %s", git_msg());

@@ -232,6 +232,7 @@ static int build_fixture(void)
 		GIT "archive vendor | tar -x -C ../target; "
 		"printf 'vendor only\\n' >> ../target/b.txt; printf 'extra\\n' > ../target/extra.txt; "
 		GIT "archive --format=tar base > ../base.tar; "
+		GIT "archive --format=tar --prefix=linux-1.0/ base > ../base-top.tar; "
 		GIT "format-patch -q -o ../fp base..vendor; "
 		GIT "format-patch --stdout base..vendor > ../all.mbox; "
 		"mkdir ../quilt; cp ../fp/0001-*.patch ../fp/0002-*.patch ../quilt/; "
@@ -407,7 +408,8 @@ static void test_unexplained(void)
 static void test_series_kinds(void)
 {
 	td_result_t *r = compare_specs(fmt("%s/base", tmp), fmt("%s/target", tmp));
-	const char *bases[] = { "base", "base.tar", "repo@base" };
+	/* an archive with one top folder applies as the scan reads it: without it */
+	const char *bases[] = { "base", "base.tar", "base-top.tar", "repo@base" };
 	td_patch_opts_t o;
 	td_patch_set_t *s = NULL;
 	td_error_t err;
@@ -416,8 +418,8 @@ static void test_series_kinds(void)
 		{ CHECK(0); return; }
 	td_patch_opts_init(&o);
 	o.target_spec = fmt("%s/target", tmp);
-	for (size_t b = 0; b < 3; b++) {
-		o.base_spec = b == 2 ? fmt("git:%s/%s", tmp, bases[b]) : fmt("%s/%s", tmp, bases[b]);
+	for (size_t b = 0; b < sizeof(bases) / sizeof(*bases); b++) {
+		o.base_spec = b == 3 ? fmt("git:%s/%s", tmp, bases[b]) : fmt("%s/%s", tmp, bases[b]);
 		CHECK_INT(td_patch_analyze(&s, fmt("%s/fp", tmp), r, &o, &err), 0);
 		if (!s) {
 			fprintf(stderr, "%s: %s\n", o.base_spec, err.msg);
