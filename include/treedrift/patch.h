@@ -113,10 +113,12 @@ typedef enum td_rebase_why {
 	TD_REBASE_LINES = 0,         /* both changed the same lines (rebase_regions of them) */
 	TD_REBASE_ADDED_BOTH = 1,    /* the patch adds it, and the tree has it, otherwise */
 	TD_REBASE_CHANGED_THERE = 2, /* the patch removes it, and the tree changed it */
-	TD_REBASE_REMOVED_THERE = 3  /* the patch changes it, and the tree lacks it: removed or moved */
+	TD_REBASE_REMOVED_THERE = 3, /* the patch changes it, and the tree lacks it: removed or moved */
+	TD_REBASE_NOT_ADDED = 4      /* the patch changes it, and an earlier patch that adds it
+				      * did not apply */
 } td_rebase_why_t;
 
-/* "lines", "added_both", "changed_there", "removed_there". */
+/* "lines", "added_both", "changed_there", "removed_there", "not_added". */
 TD_EXTERN const char *td_rebase_why_name(td_rebase_why_t w);
 
 /* "applies", "present", "conflict"; NULL for TD_REBASE_NOT_CHECKED. */
@@ -176,6 +178,8 @@ typedef struct td_patch_set {
 	char *rebase_onto;         /* the tree each patch was applied to in turn
 				    * (td_patch_opts_t.rebase_spec); NULL: not checked */
 	size_t rebase_count[4];    /* patches of each td_rebase_status_t */
+	size_t rebase_moved;       /* files the patches change that rebase_onto moved, and
+				    * that they followed there (doc/patches.md) */
 } td_patch_set_t;
 
 typedef struct td_patch_opts {

@@ -1587,7 +1587,8 @@ static int path_wanted(const path_set_t *paths, const char *path)
  * has it dropped, as the scan drops it (td_source_auto_strip): each entry
  * is looked for both as it is and without its first part, and the second
  * set is kept when the folder turns out to be the only one. */
-static int base_tree_from_stream(engine_t *e, td_source_t *src, const path_set_t *paths, git_index **idx)
+static int base_tree_from_stream(engine_t *e, td_source_t *src, const path_set_t *paths, git_index **idx,
+				 size_t *strip)
 {
 	git_index *stripped = NULL;
 	char *top = NULL;
@@ -1621,19 +1622,22 @@ static int base_tree_from_stream(engine_t *e, td_source_t *src, const path_set_t
 		git_index_free(*idx);
 		*idx = stripped;
 		stripped = NULL;
+		*strip = top_len + 1;
 	}
 	git_index_free(stripped);
 	free(top);
 	return rc;
 }
 
-/* The base files the series touches, from a directory or an archive, as a
- * tree in the in-memory repository. */
-static int base_tree_from_source(engine_t *e, td_source_t *src, path_set_t *paths, git_oid *out)
+/* The files of paths from a source (a directory, git, an archive), as a
+ * tree in the in-memory repository; *strip the bytes of an archive's top
+ * folder dropped from its paths, 0 for none. */
+static int base_tree_from_source(engine_t *e, td_source_t *src, path_set_t *paths, git_oid *out, size_t *strip)
 {
 	git_index *idx = NULL;
 	int rc = TD_OK;
 
+	*strip = 0;
 	if (git_index_new(&idx)) {
 		rc = td_error_set(e->err, TD_EGIT, "unable to make an index: %s", git_msg());
 		goto out;
@@ -1661,7 +1665,7 @@ static int base_tree_from_source(engine_t *e, td_source_t *src, path_set_t *path
 			if (rc)
 				goto out;
 		}
-	} else if ((rc = base_tree_from_stream(e, src, paths, &idx))) {
+	} else if ((rc = base_tree_from_stream(e, src, paths, &idx, strip))) {
 		goto out;
 	}
 	if (git_index_write_tree_to(out, idx, e->repo))
@@ -1696,6 +1700,7 @@ static int series_repo(engine_t *e, td_source_t *src, path_set_t *paths, git_oid
 {
 	git_odb_backend *mem = NULL;
 	git_odb *odb = NULL;
+	size_t strip;
 	int rc = TD_OK;
 
 	if (!strcmp(td_source_kind(src), "git")) {
@@ -1731,7 +1736,7 @@ static int series_repo(engine_t *e, td_source_t *src, path_set_t *paths, git_oid
 	}
 	git_odb_free(odb);
 	e->owns_repo = 1;
-	return base_tree_from_source(e, src, paths, base);
+	return base_tree_from_source(e, src, paths, base, &strip);
 }
 
 /* --- hunk offsets --------------------------------------------------------
@@ -2107,6 +2112,131 @@ out:
  * A patch whose every file is already as it would leave it is present:
  * the newer tree has it. */
 
+/* A file of the base that the patches change and the newer tree lacks,
+ * and where the newer tree has it: of its files with the same name (as
+ * git's rename detection looks first), the one whose lines it shares most,
+ * at copy_similarity or more. */
+typedef struct moved {
+	char *from;
+	char *to;               /* NULL: not found */
+	git_blob *base;         /* the base's file */
+	double best;
+	git_oid id;             /* the newer tree's file at to */
+	uint32_t mode;
+	size_t tried;
+} moved_t;
+
+/* Files of the same name diffed at most for one moved file. */
+#define MOVED_CANDIDATES_MAX 256
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* One entry f of the newer tree (path its path there): the moved files of
+ * its name that it is more like than what they have. */
+static int moved_candidate(engine_t *e, td_source_t *src, td_file_t *f, const char *path, moved_t *moved,
+			   size_t nmoved)
+{
+	arch_ctx_t a = { NULL, 0, 0 };
+	const char *skip = NULL, *name = base_name(path);
+	int read = 0, rc = TD_OK;
+
+	for (size_t i = 0; i < nmoved && !rc; i++) {
+		moved_t *m = &moved[i];
+		td_similarity_t sim;
+		if (strcmp(base_name(m->from), name) || !strcmp(m->from, path) || m->tried >= MOVED_CANDIDATES_MAX)
+			continue;
+		if (!read++ && (rc = td_source_read(src, f, arch_sink, &a, &skip, e->err)))
+			break;
+		m->tried++;
+		if ((rc = td_similarity(&sim, git_blob_rawcontent(m->base), (size_t)git_blob_rawsize(m->base),
+					a.buf ? a.buf : "", a.len, e->err)))
+			break;
+		if (sim.binary || sim.value < e->opts->copy_similarity || sim.value <= m->best)
+			continue;
+		free(m->to);
+		if (!(m->to = td_strndup(path, strlen(path))))
+			rc = td_error_set(e->err, TD_ENOMEM, "out of memory");
+		else if (git_blob_create_from_buffer(&m->id, e->repo, a.buf ? a.buf : "", a.len))
+			rc = td_error_set(e->err, TD_EGIT, "unable to store '%s': %s", path, git_msg());
+		m->best = sim.value;
+		m->mode = (f->mode & 0111) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+	}
+	free(a.buf);
+	return rc;
+}
+
+/* The files of the base tree that the patches change (paths) and that the
+ * newer tree (idx, read from spec with strip) lacks: *moved, with where
+ * the newer tree has them, each added to idx. */
+static int find_moved(engine_t *e, const path_set_t *paths, git_tree *base, git_index *idx, size_t strip,
+		      moved_t **moved, size_t *nmoved)
+{
+	td_source_t *src = NULL;
+	td_file_t f;
+	size_t n = 0;
+	int more, rc = TD_OK;
+
+	*moved = NULL;
+	*nmoved = 0;
+	for (size_t i = 0; i < paths->n; i++) {
+		git_tree_entry *te = NULL;
+		moved_t *m;
+		if ((i && !strcmp(paths->paths[i], paths->paths[i - 1])) || git_index_get_bypath(idx, paths->paths[i], 0) ||
+		    git_tree_entry_bypath(&te, base, paths->paths[i]))
+			continue;
+		if (git_tree_entry_type(te) != GIT_OBJECT_BLOB) {
+			git_tree_entry_free(te);
+			continue;
+		}
+		if (!(m = td_realloc_array(*moved, n + 1, sizeof(*m)))) {
+			git_tree_entry_free(te);
+			return td_error_set(e->err, TD_ENOMEM, "out of memory");
+		}
+		*moved = m;
+		m += n;
+		memset(m, 0, sizeof(*m));
+		m->from = paths->paths[i];
+		rc = git_blob_lookup(&m->base, e->repo, git_tree_entry_id(te));
+		git_tree_entry_free(te);
+		*nmoved = ++n;
+		if (rc)
+			return td_error_set(e->err, TD_EGIT, "unable to read a blob: %s", git_msg());
+	}
+	if (!n)
+		return TD_OK;
+	if ((rc = td_source_open(&src, e->opts->rebase_spec, e->opts->source, e->err)))
+		return rc;
+	while ((more = td_source_next(&f, src, e->err)) > 0) {
+		const char *path = f.path;
+		if (strip && strlen(path) > strip)
+			path += strip;
+		if (f.type == TD_ENTRY_FILE)
+			rc = moved_candidate(e, src, &f, path, *moved, n);
+		td_file_release(&f);
+		if (rc)
+			break;
+	}
+	if (!rc && more < 0)
+		rc = more;
+	for (size_t i = 0; i < n && !rc; i++) {
+		git_index_entry ie;
+		if (!(*moved)[i].to || git_index_get_bypath(idx, (*moved)[i].to, 0))
+			continue;
+		memset(&ie, 0, sizeof(ie));
+		ie.path = (*moved)[i].to;
+		ie.id = (*moved)[i].id;
+		ie.mode = (*moved)[i].mode;
+		if (git_index_add(idx, &ie))
+			rc = td_error_set(e->err, TD_EGIT, "index: %s", git_msg());
+	}
+	td_source_free(src);
+	return rc;
+}
+
 /* An entry of tree at path into *ie (id and mode); 0 when it has none. */
 static int tree_entry_at(git_tree *tree, const char *path, git_index_entry *ie)
 {
@@ -2128,14 +2258,16 @@ static int same_entry(int have_a, const git_index_entry *a, int have_b, const gi
 }
 
 /* One file of a patch (before: ancestor, after: theirs) merged into idx
- * (ours). Returns 0 merged (*present 1 when ours already was the result),
+ * (ours) at where; base is the tree the first patch applies to (NULL:
+ * none). Returns 0 merged (*present 1 when ours already was the result),
  * 1 in conflict with *why (and for lines *regions, the conflicting ones),
  * or an error. */
-static int rebase_file(engine_t *e, git_index *idx, git_tree *before, git_tree *after, const char *path,
-		       int *present, td_rebase_why_t *why, size_t *regions)
+static int rebase_file(engine_t *e, git_index *idx, git_tree *base, git_tree *before, git_tree *after,
+		       const char *path, const char *where, int *present, td_rebase_why_t *why, size_t *regions)
 {
 	git_index_entry b, t, o;
-	const git_index_entry *cur = git_index_get_bypath(idx, path, 0);
+	const git_index_entry *cur = git_index_get_bypath(idx, where, 0);
+	git_merge_file_options mo;
 	int hb = tree_entry_at(before, path, &b), ht = tree_entry_at(after, path, &t), ho = cur != NULL;
 	git_merge_file_result m;
 	git_index_entry out;
@@ -2147,24 +2279,32 @@ static int rebase_file(engine_t *e, git_index *idx, git_tree *before, git_tree *
 		memset(&o, 0, sizeof(o));
 		git_oid_cpy(&o.id, &cur->id);
 		o.mode = cur->mode;
-		o.path = path;
+		o.path = where;
 	}
+	t.path = where;
 	if (same_entry(ho, &o, ht, &t)) {
 		*present = 1;
 		return 0;
 	}
 	if (same_entry(ho, &o, hb, &b)) {
 		if (!ht)
-			return git_index_remove_bypath(idx, path) ? td_error_set(e->err, TD_EGIT, "index: %s", git_msg())
-								  : 0;
+			return git_index_remove_bypath(idx, where) ? td_error_set(e->err, TD_EGIT, "index: %s", git_msg())
+								   : 0;
 		return git_index_add(idx, &t) ? td_error_set(e->err, TD_EGIT, "index: %s", git_msg()) : 0;
 	}
 	if (!hb || !ht || !ho) {
-		*why = !hb ? TD_REBASE_ADDED_BOTH : !ht ? TD_REBASE_CHANGED_THERE : TD_REBASE_REMOVED_THERE;
+		git_index_entry in_base;
+		*why = !hb ? TD_REBASE_ADDED_BOTH : !ht ? TD_REBASE_CHANGED_THERE
+			 : !base || tree_entry_at(base, path, &in_base) ? TD_REBASE_REMOVED_THERE : TD_REBASE_NOT_ADDED;
 		return 1;
 	}
 	*why = TD_REBASE_LINES;
-	if (git_merge_file_from_index(&m, e->repo, &b, &o, &t, NULL))
+	/* patience: git's merges use histogram, which libgit2 lacks; on the
+	 * U-Boot fork patience gives git's outcome for 98% of the patches,
+	 * Myers for 91% */
+	git_merge_file_options_init(&mo, GIT_MERGE_FILE_OPTIONS_VERSION);
+	mo.flags |= GIT_MERGE_FILE_DIFF_PATIENCE;
+	if (git_merge_file_from_index(&m, e->repo, &b, &o, &t, &mo))
 		return td_error_set(e->err, TD_EGIT, "unable to merge '%s': %s", path, git_msg());
 	if (!m.automergeable) {
 		for (size_t i = 0; m.ptr && i + 7 <= m.len; i++)
@@ -2174,7 +2314,7 @@ static int rebase_file(engine_t *e, git_index *idx, git_tree *before, git_tree *
 		return 1;
 	}
 	memset(&out, 0, sizeof(out));
-	out.path = path;
+	out.path = where;
 	out.mode = o.mode == b.mode ? t.mode : o.mode;
 	if (git_blob_create_from_buffer(&out.id, e->repo, m.ptr ? m.ptr : "", m.len) || git_index_add(idx, &out))
 		rc = td_error_set(e->err, TD_EGIT, "unable to store '%s': %s", path, git_msg());
@@ -2184,9 +2324,22 @@ static int rebase_file(engine_t *e, git_index *idx, git_tree *before, git_tree *
 	return rc;
 }
 
+/* Where the newer tree has path: there when it does (idx), else where it
+ * moved it (moved, by from), else path. */
+static const char *rebase_where(const git_index *idx, const moved_t *moved, size_t nmoved, const char *path)
+{
+	if (git_index_get_bypath((git_index *)idx, path, 0))
+		return path;
+	for (size_t i = 0; i < nmoved; i++)
+		if (moved[i].to && !strcmp(moved[i].from, path))
+			return moved[i].to;
+	return path;
+}
+
 /* Patch p (trees a, b) merged into idx, which holds the tree *cur: *cur
  * moves on when it applies; on a conflict idx is read back from *cur. */
-static int rebase_one(engine_t *e, td_patch_t *p, git_index *idx, const git_oid *a, const git_oid *b, git_oid *cur)
+static int rebase_one(engine_t *e, td_patch_t *p, git_index *idx, git_tree *base, const moved_t *moved,
+		      size_t nmoved, const git_oid *a, const git_oid *b, git_oid *cur)
 {
 	git_tree *ta = NULL, *tb = NULL, *tc = NULL;
 	size_t present = 0, conflicts = 0;
@@ -2200,7 +2353,8 @@ static int rebase_one(engine_t *e, td_patch_t *p, git_index *idx, const git_oid 
 		int here;
 		size_t regions;
 		td_rebase_why_t why;
-		rc = rebase_file(e, idx, ta, tb, p->files[k].path, &here, &why, &regions);
+		rc = rebase_file(e, idx, base, ta, tb, p->files[k].path,
+				 rebase_where(idx, moved, nmoved, p->files[k].path), &here, &why, &regions);
 		if (rc < 0 || rc > 1)
 			goto out;
 		if (rc == 1 && !conflicts++) {
@@ -2242,7 +2396,9 @@ static int rebase_check(engine_t *e, const git_oid *trees, const int *has_before
 	path_set_t paths = { NULL, 0, 0 };
 	td_source_t *src = NULL;
 	git_index *idx = NULL;
-	git_tree *tree = NULL;
+	git_tree *tree = NULL, *base = NULL;
+	moved_t *moved = NULL;
+	size_t nmoved = 0, strip;
 	git_oid cur;
 	int rc = TD_OK;
 
@@ -2261,21 +2417,38 @@ static int rebase_check(engine_t *e, const git_oid *trees, const int *has_before
 			}
 	if ((!e->owns_repo && (rc = add_mempack(e))) ||
 	    (rc = td_source_open(&src, e->opts->rebase_spec, e->opts->source, e->err)) ||
-	    (rc = base_tree_from_source(e, src, &paths, &cur)))
+	    (rc = base_tree_from_source(e, src, &paths, &cur, &strip)))
 		goto out;
-	if (git_index_new(&idx) || git_tree_lookup(&tree, e->repo, &cur) || git_index_read_tree(idx, tree)) {
+	if (git_index_new(&idx) || git_tree_lookup(&tree, e->repo, &cur) || git_index_read_tree(idx, tree) ||
+	    (s->count && has_before[0] && git_tree_lookup(&base, e->repo, &trees[0]))) {
 		rc = td_error_set(e->err, TD_EGIT, "unable to read a tree: %s", git_msg());
+		goto out;
+	}
+	/* the files upstream moved, followed there (before any patch applies) */
+	if (base && (rc = find_moved(e, &paths, base, idx, strip, &moved, &nmoved)))
+		goto out;
+	for (size_t i = 0; i < nmoved; i++)
+		s->rebase_moved += moved[i].to != NULL;
+	if (s->rebase_moved && git_index_write_tree_to(&cur, idx, e->repo)) {
+		rc = td_error_set(e->err, TD_EGIT, "unable to write a tree: %s", git_msg());
 		goto out;
 	}
 	for (size_t i = 0; i < s->count; i++) {
 		td_patch_t *p = &s->patches[i];
-		if ((rc = rebase_one(e, p, idx, has_before[i] ? &trees[2 * i] : NULL, &trees[2 * i + 1], &cur)))
+		if ((rc = rebase_one(e, p, idx, base, moved, nmoved, has_before[i] ? &trees[2 * i] : NULL,
+				     &trees[2 * i + 1], &cur)))
 			goto out;
 		s->rebase_count[p->rebase]++;
 	}
 out:
+	for (size_t i = 0; i < nmoved; i++) {
+		free(moved[i].to);
+		git_blob_free(moved[i].base);
+	}
+	free(moved);
 	git_index_free(idx);
 	git_tree_free(tree);
+	git_tree_free(base);
 	for (size_t i = 0; i < paths.n; i++)
 		free(paths.paths[i]);
 	free(paths.paths);

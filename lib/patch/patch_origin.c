@@ -31,6 +31,7 @@ const char *td_rebase_why_name(td_rebase_why_t w)
 	case TD_REBASE_ADDED_BOTH: return "added_both";
 	case TD_REBASE_CHANGED_THERE: return "changed_there";
 	case TD_REBASE_REMOVED_THERE: return "removed_there";
+	case TD_REBASE_NOT_ADDED: return "not_added";
 	default: return "lines";
 	}
 }

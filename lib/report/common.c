@@ -398,6 +398,9 @@ void td_report_rebase_counts(FILE *f, const td_patch_set_t *s)
 {
 	fprintf(f, "%zu apply, %zu already there, %zu conflict", s->rebase_count[TD_REBASE_APPLIES],
 		s->rebase_count[TD_REBASE_PRESENT], s->rebase_count[TD_REBASE_CONFLICT]);
+	if (s->rebase_moved)
+		fprintf(f, " (%zu %s followed to where %s moved)", s->rebase_moved,
+			s->rebase_moved == 1 ? "file" : "files", s->rebase_moved == 1 ? "it was" : "they were");
 }
 
 void td_report_rebase_conflict(FILE *f, const td_patch_t *p, void (*put)(FILE *, const char *))
@@ -412,6 +415,9 @@ void td_report_rebase_conflict(FILE *f, const td_patch_t *p, void (*put)(FILE *,
 		break;
 	case TD_REBASE_REMOVED_THERE:
 		fputs(": changed, and removed or moved there", f);
+		break;
+	case TD_REBASE_NOT_ADDED:
+		fputs(": changed, and an earlier patch that adds it did not apply", f);
 		break;
 	default:
 		fprintf(f, ": %zu conflicting %s", p->rebase_regions, p->rebase_regions == 1 ? "region" : "regions");

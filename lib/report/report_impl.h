@@ -98,7 +98,8 @@ struct td_patch_upstream;
  * "backport (modified) of ID, 97% of its lines" or "local", then whether
  * the declared origin holds; the commit id written by put. */
 void td_report_patch_verified(FILE *f, const struct td_patch_upstream *u, void (*put)(FILE *, const char *));
-/* With a rebase check: "150 apply, 12 already there, 6 conflict". */
+/* With a rebase check: "150 apply, 12 already there, 6 conflict (3 files
+ * followed to where they were moved)". */
 void td_report_rebase_counts(FILE *f, const struct td_patch_set *s);
 /* Where a patch in conflict conflicts and why: "PATH: 2 conflicting
  * regions; 1 more file", the path written by put. */

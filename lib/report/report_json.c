@@ -519,8 +519,9 @@ static void json_patches(FILE *f, const td_patch_set_t *s, const td_upstream_t *
 	if (s->rebase_onto) {
 		fputs(", \"rebase\": {", f);
 		json_path_fields(f, "onto", s->rebase_onto, strlen(s->rebase_onto));
-		fprintf(f, ", \"applies\": %zu, \"present\": %zu, \"conflict\": %zu}", s->rebase_count[TD_REBASE_APPLIES],
-			s->rebase_count[TD_REBASE_PRESENT], s->rebase_count[TD_REBASE_CONFLICT]);
+		fprintf(f, ", \"applies\": %zu, \"present\": %zu, \"conflict\": %zu, \"moved\": %zu}",
+			s->rebase_count[TD_REBASE_APPLIES], s->rebase_count[TD_REBASE_PRESENT],
+			s->rebase_count[TD_REBASE_CONFLICT], s->rebase_moved);
 	}
 	fputs("},\n", f);
 	fputs("  \"patches\": [", f);

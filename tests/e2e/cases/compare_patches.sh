@@ -82,10 +82,27 @@ for p in doc["patches"]:
 PY
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --rebase-onto git:r@newer -f markdown | sed -n '/^### Rebase onto/,$p'
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --rebase-onto git:r@newer -f html | grep -o 'Rebase onto [^<]*\|<td>\(already there\|conflict\|applies\)[^<]*'
-# a series onto a directory where drv.c has 3 new first lines and
-# doc/README is gone: the knob applies lower down, the note conflicts
-mkdir newer2 fp3 && cp -r base/. newer2/ && cp fp/000[123]-* fp3/ && rm newer2/doc/README
+# a series onto a directory where drv.c has 3 new first lines, doc/README
+# moved to docs/ and gone.txt is gone: the knob applies lower down, the
+# note follows the README where it went, the removal is already there
+mkdir newer2 fp3 && cp -r base/. newer2/ && cp fp/000[123]-* fp3/ && rm newer2/gone.txt
+mkdir newer2/docs && mv newer2/doc/README newer2/docs/README
 sed -i '1i /* a new first line */\n/* and two */\n/* more */' newer2/drv.c
 "$TD" compare base target --patches fp3 --rebase-onto newer2 | sed -n '/^Rebase onto/,$p'
+"$TD" compare base target --patches fp3 --rebase-onto newer2 -f json | python3 -c '
+import json, sys
+print([(p["subject"], p["rebase"]["status"]) for p in json.load(sys.stdin)["patches"]])'
+# the other reasons: a file added on both sides, a change to a file that
+# an earlier patch adds, when that patch did not apply, and a change to a
+# file the newer tree removed
+g init -q q && cd q && printf 'one\ntwo\n' > a.txt && printf 'b\n' > b.txt && g add -A && g commit -qm base && g tag base
+g checkout -qb vendor && printf 'ONE\ntwo\n' > a.txt && printf 'v1\n' > new.txt && g add -A && g commit -qm 'p1: a.txt and new.txt'
+printf 'v2\n' > new.txt && g commit -qam 'p2: new.txt' && printf 'same\n' > other.txt && g add -A && g commit -qm 'p3: other.txt'
+printf 'vendor\n' > third.txt && g add -A && g commit -qm 'p4: third.txt'
+printf 'b2\n' > b.txt && g commit -qam 'p5: b.txt'
+g checkout -qb newer base && printf 'One\ntwo\n' > a.txt && printf 'same\n' > other.txt && printf 'upstream\n' > third.txt
+g rm -q b.txt
+g add -A && g commit -qm 'newer' && cd ..
+"$TD" compare git:q@base git:q@vendor --patches git:q@base..vendor --rebase-onto git:q@newer | sed -n '/^Rebase onto/,$p'
 s=0; "$TD" compare base target --rebase-onto newer2 2>&1 || s=$?
 echo "without --patches: exit $s"
