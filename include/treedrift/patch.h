@@ -110,7 +110,8 @@ typedef enum td_rebase_status {
 
 /* Why a file of a patch does not merge there. */
 typedef enum td_rebase_why {
-	TD_REBASE_LINES = 0,         /* both changed the same lines (rebase_regions of them) */
+	TD_REBASE_LINES = 0,         /* both changed the same lines (rebase_regions of them; 0 for
+				      * a binary file, changed on both sides) */
 	TD_REBASE_ADDED_BOTH = 1,    /* the patch adds it, and the tree has it, otherwise */
 	TD_REBASE_CHANGED_THERE = 2, /* the patch removes it, and the tree changed it */
 	TD_REBASE_REMOVED_THERE = 3, /* the patch changes it, and the tree lacks it: removed or moved */

@@ -2108,9 +2108,10 @@ out:
  * patches before it that applied, as git rebase (or git am -3) applies a
  * commit: each of its files is a three-way merge of the file before the
  * patch (the ancestor), the newer tree's file as the patches before left it
- * (ours) and the file after the patch (theirs), without rename detection.
- * A patch whose every file is already as it would leave it is present:
- * the newer tree has it. */
+ * (ours) and the file after the patch (theirs). A file of the base that the
+ * newer tree lacks is followed to where it moved (find_moved); there is no
+ * other rename detection. A patch whose every file is already as it would
+ * leave it is present: the newer tree has it. */
 
 /* A file of the base that the patches change and the newer tree lacks,
  * and where the newer tree has it: of its files with the same name (as

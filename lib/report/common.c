@@ -420,7 +420,10 @@ void td_report_rebase_conflict(FILE *f, const td_patch_t *p, void (*put)(FILE *,
 		fputs(": changed, and an earlier patch that adds it did not apply", f);
 		break;
 	default:
-		fprintf(f, ": %zu conflicting %s", p->rebase_regions, p->rebase_regions == 1 ? "region" : "regions");
+		if (p->rebase_regions)
+			fprintf(f, ": %zu conflicting %s", p->rebase_regions, p->rebase_regions == 1 ? "region" : "regions");
+		else
+			fputs(": changed on both sides, and binary", f);
 	}
 	if (p->rebase_conflicts > 1)
 		fprintf(f, "; %zu more %s", p->rebase_conflicts - 1, p->rebase_conflicts == 2 ? "file" : "files");

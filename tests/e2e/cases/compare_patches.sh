@@ -95,13 +95,14 @@ print([(p["subject"], p["rebase"]["status"]) for p in json.load(sys.stdin)["patc
 # the other reasons: a file added on both sides, a change to a file that
 # an earlier patch adds, when that patch did not apply, and a change to a
 # file the newer tree removed
-g init -q q && cd q && printf 'one\ntwo\n' > a.txt && printf 'b\n' > b.txt && g add -A && g commit -qm base && g tag base
+g init -q q && cd q && printf 'one\ntwo\n' > a.txt && printf 'b\n' > b.txt && printf '\000base' > c.bin
+g add -A && g commit -qm base && g tag base
 g checkout -qb vendor && printf 'ONE\ntwo\n' > a.txt && printf 'v1\n' > new.txt && g add -A && g commit -qm 'p1: a.txt and new.txt'
 printf 'v2\n' > new.txt && g commit -qam 'p2: new.txt' && printf 'same\n' > other.txt && g add -A && g commit -qm 'p3: other.txt'
 printf 'vendor\n' > third.txt && g add -A && g commit -qm 'p4: third.txt'
-printf 'b2\n' > b.txt && g commit -qam 'p5: b.txt'
+printf 'b2\n' > b.txt && g commit -qam 'p5: b.txt' && printf '\000vendor' > c.bin && g commit -qam 'p6: c.bin'
 g checkout -qb newer base && printf 'One\ntwo\n' > a.txt && printf 'same\n' > other.txt && printf 'upstream\n' > third.txt
-g rm -q b.txt
+g rm -q b.txt && printf '\000upstream' > c.bin
 g add -A && g commit -qm 'newer' && cd ..
 "$TD" compare git:q@base git:q@vendor --patches git:q@base..vendor --rebase-onto git:q@newer | sed -n '/^Rebase onto/,$p'
 s=0; "$TD" compare base target --rebase-onto newer2 2>&1 || s=$?
