@@ -66,7 +66,10 @@ g add -A && g commit -qm 'a copy and a new file' && cd ..
 cd r && g checkout -q -b newer base && g cherry-pick -x vendor~2 >/dev/null
 sed -i '70s/.*/static int v70 = 1; \/* changed upstream *\//' drv.c && printf 'readme v2\n' > doc/README
 printf 'y\n' > gone.txt && g commit -qam 'newer upstream' && cd ..
+objects=$(find r/.git/objects -type f | wc -l)
 s=0; "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --rebase-onto git:r@newer | sed -n '/^Rebase onto/,$p' || s=$?
+# what the merges write stays in memory: the repository gains no object
+[ "$(find r/.git/objects -type f | wc -l)" = "$objects" ] && echo "repository untouched"
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --rebase-onto git:r@newer -f json > rebase.json || true
 python3 - "$SRC/doc/treedrift-compare.schema.json" <<'PY'
 import json, sys
