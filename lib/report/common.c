@@ -403,6 +403,11 @@ void td_report_rebase_counts(FILE *f, const td_patch_set_t *s)
 			s->rebase_moved == 1 ? "file" : "files", s->rebase_moved == 1 ? "it was" : "they were");
 }
 
+const char *td_report_rebase_word(td_rebase_status_t s)
+{
+	return s == TD_REBASE_PRESENT ? "already there" : s == TD_REBASE_NOT_CHECKED ? "" : td_rebase_status_name(s);
+}
+
 void td_report_rebase_conflict(FILE *f, const td_patch_t *p, void (*put)(FILE *, const char *))
 {
 	put(f, p->rebase_file);

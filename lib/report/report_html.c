@@ -442,8 +442,7 @@ static int write_patches(FILE *f, const td_patch_set_t *s, const td_upstream_t *
 			td_report_patch_verified(f, &u->patches[order[k]], html_commit);
 		}
 		if (s->rebase_onto) {
-			fprintf(f, "</td><td>%s", p->rebase == TD_REBASE_PRESENT ? "already there"
-						 : td_rebase_status_name(p->rebase) ? td_rebase_status_name(p->rebase) : "");
+			fprintf(f, "</td><td>%s", td_report_rebase_word(p->rebase));
 			if (p->rebase_file) {
 				fputs(": ", f);
 				td_report_rebase_conflict(f, p, html_cstr);

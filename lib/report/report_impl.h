@@ -101,6 +101,9 @@ void td_report_patch_verified(FILE *f, const struct td_patch_upstream *u, void (
 /* With a rebase check: "150 apply, 12 already there, 6 conflict (3 files
  * followed to where they were moved)". */
 void td_report_rebase_counts(FILE *f, const struct td_patch_set *s);
+/* A rebase status for people: "applies", "already there", "conflict"; ""
+ * when not checked. */
+const char *td_report_rebase_word(td_rebase_status_t s);
 /* Where a patch in conflict conflicts and why: "PATH: 2 conflicting
  * regions; 1 more file", the path written by put. */
 void td_report_rebase_conflict(FILE *f, const td_patch_t *p, void (*put)(FILE *, const char *));

@@ -139,7 +139,7 @@ static void md_rebase(FILE *f, const td_patch_set_t *s)
 			continue;
 		fprintf(f, "| %zu | ", i + 1);
 		md_cstr(f, p->subject ? p->subject : p->id);
-		fprintf(f, " | %s | ", p->rebase == TD_REBASE_PRESENT ? "already there" : "conflict");
+		fprintf(f, " | %s | ", td_report_rebase_word(p->rebase));
 		if (p->rebase_file)
 			td_report_rebase_conflict(f, p, md_cstr);
 		fputs(" |\n", f);

@@ -573,7 +573,7 @@ static void put_rebase(FILE *f, const td_patch_set_t *s)
 		const td_patch_t *p = &s->patches[i];
 		if (p->rebase != TD_REBASE_PRESENT && p->rebase != TD_REBASE_CONFLICT)
 			continue;
-		fprintf(f, "  %-13s  ", p->rebase == TD_REBASE_PRESENT ? "already there" : "conflict");
+		fprintf(f, "  %-13s  ", td_report_rebase_word(p->rebase));
 		put_patch_id(f, p->id);
 		fputs("  ", f);
 		put_escaped_str(f, p->subject);
