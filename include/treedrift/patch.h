@@ -108,6 +108,8 @@ typedef enum td_rebase_status {
 	TD_REBASE_CONFLICT = 3     /* some file does not merge: the patch must be reworked */
 } td_rebase_status_t;
 
+#define TD_REBASE_STATUS_COUNT 4
+
 /* Why a file of a patch does not merge there. */
 typedef enum td_rebase_why {
 	TD_REBASE_LINES = 0,         /* both changed the same lines (rebase_regions of them; 0 for
@@ -178,7 +180,7 @@ typedef struct td_patch_set {
 	size_t not_reproduced;     /* files with reproduced 0 */
 	char *rebase_onto;         /* the tree each patch was applied to in turn
 				    * (td_patch_opts_t.rebase_spec); NULL: not checked */
-	size_t rebase_count[4];    /* patches of each td_rebase_status_t */
+	size_t rebase_count[TD_REBASE_STATUS_COUNT]; /* patches of each td_rebase_status_t */
 	size_t rebase_moved;       /* files the patches change that rebase_onto moved, and
 				    * that they followed there (doc/patches.md) */
 } td_patch_set_t;

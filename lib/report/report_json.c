@@ -477,9 +477,9 @@ static void json_patch(FILE *f, const td_patch_t *p, const td_patch_upstream_t *
 			json_path_fields(f, "file", p->rebase_file, strlen(p->rebase_file));
 		else
 			fputs("\"file\": null", f);
-		fprintf(f, ", \"why\": %s%s%s, \"regions\": %zu}", p->rebase_file ? "\"" : "",
-			p->rebase_file ? td_rebase_why_name(p->rebase_why) : "null", p->rebase_file ? "\"" : "",
-			p->rebase_regions);
+		fputs(", \"why\": ", f);
+		json_cstr(f, p->rebase_file ? td_rebase_why_name(p->rebase_why) : NULL);
+		fprintf(f, ", \"regions\": %zu}", p->rebase_regions);
 	}
 	fputs(",\n     \"files\": [", f);
 	for (size_t i = 0; i < p->nfiles; i++) {
