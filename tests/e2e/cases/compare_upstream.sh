@@ -30,14 +30,10 @@ echo "--- a directory target, no patches: from the content alone"
 mkdir tgt && git -C r archive vendor | tar -x -C tgt
 "$TD" compare git:r@base tgt --history git:r@tip | sed -n '/^Missing upstream/,$p'
 "$TD" compare git:r@base git:r@vendor --patches git:r@base..vendor --history git:r@tip --format json > out.json || true
-python3 - "$SRC/doc/treedrift-compare.schema.json" <<'PY'
+python3 "$SRC/tests/e2e/validate_json.py" "$SRC/doc/treedrift-compare.schema.json" out.json
+python3 - <<'PY'
 import json, sys
 doc = json.load(open("out.json"))
-try:
-    import jsonschema
-    jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc)
-except ImportError:
-    pass
 print("schema ok")
 print(doc["upstream_summary"])
 for p in doc["patches"]:
