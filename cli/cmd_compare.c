@@ -32,7 +32,8 @@ static const cli_opt_t compare_opts[] = {
 	{ "identical", 0, NULL, "list identical files too" },
 	{ "fail-on", 0, "GATE", "exit 1 only if a modified file is of the class GATE or worse (clean, safe, dirty); "
 				 "with new, if a file is new; with --history, fix: if an upstream fix is missing or "
-				 "partial, cve: one naming a CVE (repeatable)" },
+				 "partial, cve: one naming a CVE; with --rebase-onto, conflict: if a patch conflicts "
+				 "there (repeatable)" },
 	{ "color", 0, "WHEN", "colour the text report: auto (default), always, never" },
 	{ "stats", 0, NULL, "print the files listed, read and reused, the bytes read, what the search for "
 			    "origins did and how long each stage took, on stderr" },
@@ -71,12 +72,14 @@ static int globs_add(globs_t *g, const char *s)
 /* --fail-on's gates beyond the classes (a bit per class below them). */
 #define FAIL_ON_FIX (1u << TD_CLASS_COUNT)
 #define FAIL_ON_CVE (1u << (TD_CLASS_COUNT + 1))
+#define FAIL_ON_CONFLICT (1u << (TD_CLASS_COUNT + 2))
 
 /* Exit status: 1 when there is drift, else 0. With --fail-on (fail_on: a
  * bit per gate given), 1 only when one of them trips: a file of a class
  * given, or of a worse grade for clean and safe (dirty gates changes to
  * upstream files, new gates added files); with --history, a missing or
- * partial upstream fix, or one naming a CVE. */
+ * partial upstream fix, or one naming a CVE; with --rebase-onto, a patch
+ * in conflict there. */
 static int drift_status(const td_analysis_t *a, unsigned fail_on)
 {
 	const td_result_t *r = a->result;
@@ -87,6 +90,8 @@ static int drift_status(const td_analysis_t *a, unsigned fail_on)
 		return r->totals.mismatched ? CLI_EXIT_DRIFT : CLI_EXIT_SAME;
 	if (u && (((fail_on & FAIL_ON_FIX) && td_fix_lacking(u->fix_count)) ||
 		  ((fail_on & FAIL_ON_CVE) && td_fix_lacking(u->cve_count))))
+		return CLI_EXIT_DRIFT;
+	if ((fail_on & FAIL_ON_CONFLICT) && a->patches && a->patches->rebase_count[TD_REBASE_CONFLICT])
 		return CLI_EXIT_DRIFT;
 	for (int c = TD_CLASS_CLEAN; c <= TD_CLASS_DIRTY; c++) {
 		graded |= (fail_on >> c) & 1;
@@ -234,8 +239,10 @@ int cmd_compare(int argc, char **argv)
 			td_class_t c = td_class_parse(arg);
 			if (!strcmp(arg, "fix") || !strcmp(arg, "cve")) {
 				fail_on |= arg[0] == 'f' ? FAIL_ON_FIX : FAIL_ON_CVE;
+			} else if (!strcmp(arg, "conflict")) {
+				fail_on |= FAIL_ON_CONFLICT;
 			} else if (c == TD_CLASS_NONE) {
-				cli_error("--fail-on takes clean, safe, dirty, new, fix or cve, not '%s'", arg);
+				cli_error("--fail-on takes clean, safe, dirty, new, fix, cve or conflict, not '%s'", arg);
 				goto out;
 			} else {
 				fail_on |= 1u << c;
@@ -256,6 +263,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	if ((fail_on & (FAIL_ON_FIX | FAIL_ON_CVE)) && !ao.history) {
 		cli_error("--fail-on fix and --fail-on cve need --history (the upstream commits to look for)");
+		goto out;
+	}
+	if ((fail_on & FAIL_ON_CONFLICT) && !ao.rebase_onto) {
+		cli_error("--fail-on conflict needs --rebase-onto (the tree the patches are to apply to)");
 		goto out;
 	}
 	ao.upstream = p.argv[0];

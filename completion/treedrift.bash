@@ -7,7 +7,7 @@ _treedrift_values() { # command, metavar
 	case $2 in
 	FMT) [ "$1" = compare ] && echo "text json csv html markdown cyclonedx" || echo "text json" ;;
 	CLASS) echo "clean safe dirty new" ;;
-	GATE) echo "clean safe dirty new fix cve" ;;
+	GATE) echo "clean safe dirty new fix cve conflict" ;;
 	KEY) echo "path distance risk" ;;
 	WHEN) echo "auto always never" ;;
 	BY) echo "total local" ;;

@@ -26,7 +26,7 @@ check_eq "compare --format" "$(complete_line treedrift compare --format '')" \
 check_eq "compare -f h" "$(complete_line treedrift compare -f h)" "html"
 check_eq "show --format" "$(complete_line treedrift show --format '')" "json text"
 check_eq "--only" "$(complete_line treedrift compare -q --only '')" "clean dirty new safe"
-check_eq "--fail-on" "$(complete_line treedrift compare --fail-on '')" "clean cve dirty fix new safe"
+check_eq "--fail-on" "$(complete_line treedrift compare --fail-on '')" "clean conflict cve dirty fix new safe"
 check_eq "--sort" "$(complete_line treedrift compare --sort d)" "distance"
 check_eq "--color" "$(complete_line treedrift compare --color a)" "always auto"
 check_eq "a number" "$(complete_line treedrift compare --jobs '')" ""
