@@ -2,7 +2,8 @@
 # Opt-in: --rebase-onto on a real vendor fork against git itself. The first
 # 300 commits of STMicroelectronics' U-Boot (v2023.10..v2023.10-stm32mp)
 # are cherry-picked in turn onto upstream v2024.10 by git, in a sparse
-# worktree of the paths they touch, skipping those that conflict and those
+# checkout of the paths they touch (a clone sharing the objects: the
+# repository itself is left as it is), skipping those that conflict and those
 # left empty (already there); treedrift's status of each patch must be
 # git's for at least 99% of them, and the counts must add up, apart from
 # one case: a patch that changes a file an earlier patch added, when that
@@ -14,14 +15,15 @@ td=$1
 . "$(dirname "$0")/uboot_repo.sh"
 base=v2023.10 onto=v2024.10 n=300
 tmp=$(mktemp -d)
-wt=$tmp/wt
-trap 'git -C "$repo" worktree remove --force "$wt" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+wt=$tmp/clone
+trap 'rm -rf "$tmp"' EXIT
 tip=$(git -C "$repo" rev-list --reverse --topo-order --no-merges "$base..v2023.10-stm32mp" | sed -n "${n}p")
 
 "$td" compare -q --format json "git:$repo@$base" "git:$repo@$tip" --patches "git:$repo@$base..$tip" \
 	--rebase-onto "git:$repo@$onto" >"$tmp/report.json" || [ $? = 1 ]
 
-git -C "$repo" worktree add -q --no-checkout --detach "$wt" "$onto"
+config=$(cat "$repo/config")
+git clone -q --shared --no-checkout "$repo" "$wt"
 (
 	cd "$wt"
 	git log --format= --name-only --no-merges "$base..$tip" | sort -u | sed 's|^|/|' >"$tmp/sparse"
@@ -65,3 +67,7 @@ print(f"{same} of {len(patches)} patches as git cherry-pick has them, {not_added
       f" treedrift {counts}")
 assert same + not_added >= 0.99 * len(patches), f"{same} + {not_added} of {len(patches)}: want 99%"
 PY
+[ "$(cat "$repo/config")" = "$config" ] && [ ! -e "$repo/worktrees" ] || {
+	echo "FAIL: the repository's configuration changed" >&2
+	exit 1
+}
