@@ -1342,33 +1342,24 @@ static int try_apply(git_repository *repo, git_tree *tree, git_diff *diff, pick_
 	return g;
 }
 
-/* Where diff does not apply to tree: the first file that does not
- * (borrowed from diff) and of it the first hunk that does not, 1-based
- * (0 when no hunk alone fails), of nhunks, with its header. */
-typedef struct apply_failure {
-	const char *path;
-	size_t hunk, nhunks;
-	char header[256];
-} apply_failure_t;
-
-/* 1 with *af filled when some file of diff does not apply to tree alone;
- * 0 when each does (only together do they fail). */
-static int find_failure(engine_t *e, git_tree *tree, git_diff *diff, apply_failure_t *af)
+/* The error for a patch that does not apply: its file and hunk. */
+static int apply_error(engine_t *e, const char *id, git_tree *tree, git_diff *diff, const char *why)
 {
+	char msg[512];
 	size_t nd = git_diff_num_deltas(diff);
 
-	memset(af, 0, sizeof(*af));
+	snprintf(msg, sizeof(msg), "%s", why);
 	for (size_t d = 0; d < nd; d++) {
 		pick_t pk = { d, 0, 0, SIZE_MAX };
 		const git_diff_delta *dl = git_diff_get_delta(diff, d);
 		git_patch *gp = NULL;
+		size_t nh;
 		if (!try_apply(e->repo, tree, diff, &pk))
 			continue;
-		af->path = dl->old_file.path ? dl->old_file.path : dl->new_file.path;
 		if (git_patch_from_diff(&gp, diff, d) || !gp)
-			return 1;
-		af->nhunks = git_patch_num_hunks(gp);
-		for (size_t k = 1; k <= af->nhunks; k++) {
+			break;
+		nh = git_patch_num_hunks(gp);
+		for (size_t k = 1; k <= nh; k++) {
 			const git_diff_hunk *h;
 			size_t nl, hl;
 			pick_t one = { d, 0, 0, k };
@@ -1377,27 +1368,17 @@ static int find_failure(engine_t *e, git_tree *tree, git_diff *diff, apply_failu
 			hl = strlen(h->header);
 			while (hl && (h->header[hl - 1] == '\n' || h->header[hl - 1] == '\r'))
 				hl--;
-			snprintf(af->header, sizeof(af->header), "%.*s", (int)hl, h->header);
-			af->hunk = k;
-			break;
+			td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: '%s', hunk %zu of %zu (%.*s): %s",
+				     id, dl->old_file.path ? dl->old_file.path : dl->new_file.path, k, nh, (int)hl,
+				     h->header, msg);
+			git_patch_free(gp);
+			return TD_EINVAL;
 		}
 		git_patch_free(gp);
-		return 1;
+		return td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: '%s': %s", id,
+				    dl->old_file.path ? dl->old_file.path : dl->new_file.path, msg);
 	}
-	return 0;
-}
-
-/* The error for a patch that does not apply: its file and hunk. */
-static int apply_error(engine_t *e, const char *id, git_tree *tree, git_diff *diff, const char *why)
-{
-	apply_failure_t af;
-
-	if (!find_failure(e, tree, diff, &af))
-		return td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: %s", id, why);
-	if (af.hunk)
-		return td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: '%s', hunk %zu of %zu (%s): %s",
-				    id, af.path, af.hunk, af.nhunks, af.header, why);
-	return td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: '%s': %s", id, af.path, why);
+	return td_error_set(e->err, TD_EINVAL, "patch '%s' does not apply: %s", id, msg);
 }
 
 /* Read path (relative, checked) under root into a new buffer; 1 when it is
