@@ -102,6 +102,10 @@ g add -A && g commit -qm 'newer' && cd ..
 "$TD" compare git:q@base git:q@vendor --patches git:q@base..vendor --rebase-onto git:q@newer | sed -n '/^Rebase onto/,$p'
 s=0; "$TD" compare base target --rebase-onto newer2 2>&1 || s=$?
 echo "without --patches: exit $s"
+"$TD" scan -q newer2 -o newer2.db
+s=0; "$TD" compare -q base target --patches fp3 --rebase-onto newer2.db > /dev/null 2> err || s=$?
+cat err
+echo "onto a database: exit $s"
 # --fail-on conflict: exit 1 only when a patch conflicts on the newer tree
 s=0; "$TD" compare -q base target --patches fp3 --rebase-onto newer2 --fail-on conflict > /dev/null || s=$?
 echo "--fail-on conflict, none: exit $s"
